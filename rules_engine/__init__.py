@@ -12,14 +12,19 @@ Each game module exposes the same contract (see ``rules_engine.contract.Rules``)
 from __future__ import annotations
 
 import importlib
+import pkgutil
 
+from . import games as _games_package
 from .errors import IllegalAction, InvalidAction
 
 __all__ = ["GAMES", "IllegalAction", "InvalidAction", "get", "available"]
 
-# slug -> module under rules_engine.games; a game is listed here once its rules exist.
+# slug -> module under rules_engine.games. A game module ``foo_bar`` is the game ``foo-bar``:
+# adding a game is adding its module, with no registry to edit.
 GAMES: dict[str, str] = {
-    "shuffle-and-doom": "shuffle_and_doom",
+    info.name.replace("_", "-"): info.name
+    for info in sorted(pkgutil.iter_modules(_games_package.__path__), key=lambda i: i.name)
+    if not info.name.startswith("_")
 }
 
 
