@@ -1,0 +1,749 @@
+"""Clear the Dungeon (Mark S. Ball, rules v1.2): a solitaire card game, pure rules.
+
+The rules are ``/work/shared/rules/clear-the-dungeon.md``; section numbers below refer to it.
+Twelve monsters (J, Q, K) and two jokers lie face down in a 14-card dungeon; the player draws
+power cards (A–10) three at a time and lays them on face-up monsters: two cards whose values
+reach the monster's power, then a finisher of its suit. Defeated kings become one-shot items.
+Cards left in hand at the end of a turn are hits; the fifth hit loses.
+
+>>> state = new_game(7, ["p1"])
+>>> len(state["hand"]) >= 3, state["turn"], state["status"]
+(True, 1, 'playing')
+>>> {"type": "end_turn"} in legal_actions(state, "p1")
+True
+>>> after = apply(state, "p1", {"type": "resign"})
+>>> result(after)["reason"], state["status"]
+('resigned', 'playing')
+
+Options (section 10.1)
+    ``deck``: a stacked deck, top card first, exactly the 54 codes (52 cards and ``"JK"``
+    twice). The J/Q/K/JK codes, in order, fill the dungeon in reading order; the A–10 codes,
+    in order, form the power deck (first = top). Without it the seed shuffles.
+
+Actions (section 10.4); a card is named by its code (``"JK"`` is either joker), a monster by
+its position ``r<row>c<col>``:
+    ``{"type": "play", "card", "target", "double": bool = False}``
+    ``{"type": "use_item", "item": "KH", "card"}``    card from hand under the power deck
+    ``{"type": "use_item", "item": "KD"}``            peek at the bottom card (opens a decision)
+    ``{"type": "peek_decision", "move_to_top": bool}``
+    ``{"type": "use_item", "item": "KS", "target"}``  double the single card on a monster
+    ``{"type": "use_item", "item": "KC"}``            draw one card
+    ``{"type": "end_turn"}``, ``{"type": "resign"}``
+
+The view (``view(state, seat)``), a JSON-safe dict:
+    ``dungeon``: 14 entries in reading order (r1c1 … r7c3), each with ``pos``, ``row``,
+      ``col`` and ``state``: ``"hidden"`` (a face-down card: nothing more is said),
+      ``"empty"``, or ``"monster"`` with also ``card`` (code), ``suit``, ``power`` (11/12/13),
+      ``attack`` (cards placed, in order: ``{card, value, doubled}``, value already doubled),
+      ``sum`` (the power cards' total), ``needs`` (``"power"`` while it holds 0–1 cards,
+      ``"finisher"`` with 2) and ``short`` (how much the power cards still lack, 0 when met).
+    ``hand``: the hand's codes in order of arrival.
+    ``deck_count``: how many cards the power deck holds (never its order or contents).
+    ``known_bottom``: the bottom card of the power deck when the player knows it (K♥ or a
+      K♦ peek left in place), else ``null``; always ``null`` for a spectator.
+    ``hit_row``, ``hits`` (its size), ``hits_left`` (5 − hits; the game is lost when it reaches 0).
+    ``clear_pile``: defeated monsters, their attack cards and used kings.
+    ``inventory``: unused king items, in order obtained.
+    ``pending``: ``null``, or ``{"kind": "peek", "card": code}`` while a K♦ decision is
+      open; a spectator gets ``"card": null``.
+    ``turn``, ``defeated`` (0–12), ``status`` (``playing``, ``won``, ``lost_hits``,
+      ``lost_power``, ``resigned``), ``player`` (the one seat), ``result`` (as ``result()``).
+    ``log``: the event log as plain strings (a spectator's copy never names a peeked card).
+
+Ruling beyond the rules file: the K♦ peek (pending card, ``known_bottom``, the peek's log
+lines) is shown to the player's seat only, not to spectators.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..cards import (
+    JOKER,
+    RANK_NAMES,
+    SUIT_NAMES,
+    SUIT_SYMBOLS,
+    check_stacked_deck,
+    seeded_rng,
+    shuffled,
+    standard_deck,
+)
+from ..errors import IllegalAction, InvalidAction
+
+slug = "clear-the-dungeon"
+title = "Clear the Dungeon"
+min_players = 1
+max_players = 1
+
+# --- Layout (section 3) -------------------------------------------------------------------
+
+ROW_SIZES = (1, 2, 3, 2, 1, 2, 3)
+"""Cards per row, top to bottom."""
+
+POSITIONS = tuple(f"r{r}c{c}" for r, n in enumerate(ROW_SIZES, 1) for c in range(1, n + 1))
+"""The 14 positions in reading order (dealing order, 3.1)."""
+
+COVERED_BY: dict[str, list[str]] = {
+    "r1c1": ["r2c1", "r2c2"],
+    "r2c1": ["r3c1", "r3c2"], "r2c2": ["r3c2", "r3c3"],
+    "r3c1": ["r4c1"], "r3c2": ["r4c1", "r4c2"], "r3c3": ["r4c2"],
+    "r4c1": ["r5c1"], "r4c2": ["r5c1"],
+    "r5c1": ["r6c1", "r6c2"],
+    "r6c1": ["r7c1", "r7c2"], "r6c2": ["r7c2", "r7c3"],
+    "r7c1": [], "r7c2": [], "r7c3": [],
+}  # fmt: skip
+"""The cover table of 3.2: covered position -> the positions covering it."""
+
+SETTLE_ORDER = tuple(p for r in range(len(ROW_SIZES), 0, -1) for p in POSITIONS if p.startswith(f"r{r}c"))
+"""Bottom row first, left to right within a row (3.4, ruling 25)."""
+
+_POS_SET = frozenset(POSITIONS)
+
+# --- Cards (section 2) --------------------------------------------------------------------
+
+MONSTER_RANKS = ("J", "Q", "K")
+POWER = {"J": 11, "Q": 12, "K": 13}
+ALL_CARDS = standard_deck(jokers=2)
+MONSTER_DECK = [c for c in ALL_CARDS if c == JOKER or c[:-1] in MONSTER_RANKS]
+"""``JS QS KS JH QH KH JD QD KD JC QC KC JK JK``: the canonical order before shuffling."""
+POWER_DECK = [c for c in ALL_CARDS if c not in MONSTER_DECK]
+"""``AS 2S … 10S AH … 10C``: the standard order of the 40 power cards."""
+ITEMS = ("KH", "KD", "KS", "KC")
+MAX_HITS = 5
+HAND_SIZE = 3
+
+STATUS_REASON = {"won": "cleared", "lost_hits": "five_hits", "lost_power": "out_of_power", "resigned": "resigned"}
+
+_ACTION_PARAMS = {
+    # type -> (required params, optional params)
+    "play": ({"card", "target"}, {"double"}),
+    "peek_decision": ({"move_to_top"}, set()),
+    "end_turn": (set(), set()),
+    "resign": (set(), set()),
+}
+_ITEM_PARAMS = {"KH": {"card"}, "KD": set(), "KS": {"target"}, "KC": set()}
+
+
+def power_value(code: str) -> int:
+    """A power card's value: ace 1, 2–10 face value, joker 10 (2.2).
+
+    >>> power_value("AS"), power_value("7D"), power_value("10C"), power_value("JK")
+    (1, 7, 10, 10)
+    """
+    if code == JOKER:
+        return 10
+    rank = code[:-1]
+    return 1 if rank == "A" else int(rank)
+
+
+def pretty(code: str) -> str:
+    """A card as people write it: ``"Q♦"``, ``"10♠"``, ``"joker"``.
+
+    >>> pretty("QD"), pretty("10S"), pretty("JK")
+    ('Q♦', '10♠', 'joker')
+    """
+    if code == JOKER:
+        return "joker"
+    return code[:-1] + SUIT_SYMBOLS[code[-1]]
+
+
+def _named(code: str) -> str:
+    """``"an ace"``, ``"a 2"``, ``"an 8"``, ``"a joker"`` for error messages."""
+    word = "joker" if code == JOKER else RANK_NAMES.get(code[:-1], code[:-1])
+    return ("an " if word[0] in "a8" else "a ") + word
+
+
+def _monster_word(code: str) -> str:
+    return RANK_NAMES[code[:-1]]
+
+
+# --- Setup --------------------------------------------------------------------------------
+
+
+def new_game(seed: int, players: list[str], options: dict | None = None) -> dict:
+    """A fresh game for one player: deal, settle the bottom row, draw turn 1 (3.5).
+
+    >>> deck = ["JH", "QH"] + [c for c in ALL_CARDS if c not in ("JH", "QH")]
+    >>> s = new_game(1, ["p1"], {"deck": deck})
+    >>> s["dungeon"]["r1c1"]["card"], s["hand"], len(s["power_deck"])
+    ('JH', ['JK', 'JK', 'AS', '2S', '3S'], 37)
+    >>> new_game(1, ["p1"], {"colour": "red"})
+    Traceback (most recent call last):
+    ...
+    rules_engine.errors.InvalidAction: unknown option: colour
+    """
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise InvalidAction("the seed must be an integer")
+    if not isinstance(players, (list, tuple)) or len(players) != 1:
+        raise InvalidAction("Clear the Dungeon is played by exactly one player")
+    if not isinstance(players[0], str) or not players[0]:
+        raise InvalidAction("a seat must be a non-empty string")
+    if options is None:
+        options = {}
+    if not isinstance(options, dict):
+        raise InvalidAction("options must be a dictionary")
+    for key in options:
+        if key != "deck":
+            raise InvalidAction(f"unknown option: {key}")
+    stored_options: dict[str, Any] = {}
+    if "deck" in options:
+        deck = check_stacked_deck(options["deck"], allowed=ALL_CARDS, unique=False)
+        if len(deck) != len(ALL_CARDS):
+            raise InvalidAction("the stacked deck must hold exactly the 54 cards (52 and two jokers)")
+        stored_options["deck"] = deck
+        monsters = [c for c in deck if c in MONSTER_DECK]
+        power = [c for c in deck if c not in MONSTER_DECK]
+    else:
+        rng = seeded_rng(seed, "deal")
+        monsters = shuffled(MONSTER_DECK, rng)
+        power = shuffled(POWER_DECK, rng)
+    state: dict[str, Any] = {
+        "seed": seed,
+        "options": stored_options,
+        "players": [players[0]],
+        "dungeon": {pos: {"card": card, "face_up": False, "attack": []} for pos, card in zip(POSITIONS, monsters)},
+        "power_deck": power,
+        "hand": [],
+        "hit_row": [],
+        "clear_pile": [],
+        "inventory": [],
+        "pending": None,
+        "known_bottom": None,
+        "turn": 0,
+        "defeated": 0,
+        "status": "playing",
+        "log": ["The dungeon is laid out; the bottom three cards are revealed."],
+    }
+    _settle(state)
+    _start_turn(state)
+    return state
+
+
+# --- Queries ------------------------------------------------------------------------------
+
+
+def _seat(state: dict) -> str:
+    return state["players"][0]
+
+
+def _face_up_monsters(state: dict) -> list[str]:
+    dungeon = state["dungeon"]
+    return [p for p in POSITIONS if dungeon[p] is not None and dungeon[p]["face_up"]]
+
+
+def _card_value(attack_card: dict) -> int:
+    return power_value(attack_card["card"]) * (2 if attack_card["doubled"] else 1)
+
+
+def _attack_sum(slot: dict) -> int:
+    return sum(_card_value(a) for a in slot["attack"])
+
+
+def _check_play(state: dict, card: str, target: str, double: bool) -> None:
+    """Raise ``IllegalAction`` unless placing ``card`` on ``target`` is legal now (4.2)."""
+    if card not in state["hand"]:
+        raise IllegalAction(f"{card} is not in your hand")
+    slot = state["dungeon"][target]
+    if slot is None:
+        raise IllegalAction(f"{target} is empty")
+    if not slot["face_up"]:
+        raise IllegalAction(f"{target} is still face down")
+    monster = slot["card"]
+    power = POWER[monster[:-1]]
+    placed = len(slot["attack"])
+    has_spade = "KS" in state["inventory"]
+    if double and not has_spade:
+        raise IllegalAction("you have no K♠")
+    if placed == 2:
+        if double:
+            raise IllegalAction("a finisher cannot be doubled")
+        if card != JOKER and card[-1] != monster[-1]:
+            suit = SUIT_NAMES[monster[-1]][:-1]
+            raise IllegalAction(f"the finisher on the {pretty(monster)} must be {_article(suit)} {suit} or a joker")
+        return
+    value = power_value(card) * (2 if double else 1)
+    if placed == 0:
+        # Opening guard (ruling 12): the best possible second card must still reach the power.
+        best = 20 if has_spade and not double else 10
+        if value + best < power:
+            who = ("a doubled " + _named(card).split(" ", 1)[1]) if double else _named(card)
+            best_word = "a doubled 10" if best == 20 else "a 10"
+            raise IllegalAction(
+                f"{who} cannot open on {_article(_monster_word(monster))} {_monster_word(monster)}: "
+                f"even {best_word} would leave it short"
+            )
+        return
+    first = _attack_sum(slot)
+    if first + value < power:
+        raise IllegalAction(f"{first} + {value} = {first + value} is short of the {pretty(monster)}'s {power}")
+
+
+def _article(word: str) -> str:
+    return "an" if word[0] in "aeiou8" else "a"
+
+
+def legal_actions(state: dict, seat: str) -> list[dict]:
+    """Every action ``seat`` may take now, each accepted by ``apply`` (10.4).
+
+    >>> s = new_game(3, ["p1"])
+    >>> legal_actions(s, "p2")
+    []
+    >>> legal_actions(s, "p1")[-2:]
+    [{'type': 'end_turn'}, {'type': 'resign'}]
+    """
+    if state["status"] != "playing" or seat != _seat(state):
+        return []
+    if state["pending"] is not None:
+        return [
+            {"type": "peek_decision", "move_to_top": True},
+            {"type": "peek_decision", "move_to_top": False},
+            {"type": "resign"},
+        ]
+    actions: list[dict] = []
+    hand = list(dict.fromkeys(state["hand"]))
+    targets = _face_up_monsters(state)
+    inventory = state["inventory"]
+    has_spade = "KS" in inventory
+    for card in hand:
+        for target in targets:
+            for double in (False, True) if has_spade else (False,):
+                try:
+                    _check_play(state, card, target, double)
+                except IllegalAction:
+                    continue
+                action = {"type": "play", "card": card, "target": target}
+                if double:
+                    action["double"] = True
+                actions.append(action)
+    for item in ITEMS:
+        if item not in inventory:
+            continue
+        if item == "KH":
+            actions.extend({"type": "use_item", "item": "KH", "card": card} for card in hand)
+        elif item == "KS":
+            actions.extend(
+                {"type": "use_item", "item": "KS", "target": t}
+                for t in targets
+                if len(state["dungeon"][t]["attack"]) == 1
+            )
+        elif state["power_deck"]:
+            actions.append({"type": "use_item", "item": item})
+    actions.append({"type": "end_turn"})
+    actions.append({"type": "resign"})
+    return actions
+
+
+def result(state: dict) -> dict | None:
+    """``None`` while the game runs, else winners, score and reason (10.7).
+
+    The score is ``100 × defeated``, plus ``1000 + 10 × (5 − hits)`` for a win. Extra keys:
+    ``defeated``, ``hits`` and ``turns`` for the leaderboard.
+    """
+    status = state["status"]
+    if status == "playing":
+        return None
+    seat = _seat(state)
+    hits = len(state["hit_row"])
+    won = status == "won"
+    score = 100 * state["defeated"] + (1000 + 10 * (MAX_HITS - hits) if won else 0)
+    return {
+        "winners": [seat] if won else [],
+        "scores": {seat: score},
+        "reason": STATUS_REASON[status],
+        "defeated": state["defeated"],
+        "hits": hits,
+        "turns": state["turn"],
+    }
+
+
+# --- Actions ------------------------------------------------------------------------------
+
+
+def _parse(action: object) -> dict:
+    """Check an action's shape (``InvalidAction`` if malformed); return it with defaults."""
+    if not isinstance(action, dict):
+        raise InvalidAction("an action must be a dictionary")
+    kind = action.get("type")
+    if not isinstance(kind, str):
+        raise InvalidAction("an action needs a type")
+    if kind == "use_item":
+        item = action.get("item")
+        if item not in _ITEM_PARAMS:
+            raise InvalidAction("use_item needs an item: KH, KD, KS or KC")
+        required, optional = _ITEM_PARAMS[item] | {"item"}, set()
+    elif kind in _ACTION_PARAMS:
+        required, optional = _ACTION_PARAMS[kind]
+    else:
+        raise InvalidAction(f"unknown action type: {kind}")
+    params = set(action) - {"type"}
+    missing = required - params
+    if missing:
+        raise InvalidAction(f"{kind} needs {', '.join(sorted(missing))}")
+    extra = params - required - optional
+    if extra:
+        raise InvalidAction(f"{kind} takes no {', '.join(sorted(extra))}")
+    parsed = dict(action)
+    if "card" in parsed:
+        card = parsed["card"]
+        if not isinstance(card, str) or card not in _CARD_SET:
+            raise InvalidAction(f"{card!r} is not a card code")
+    if "target" in parsed:
+        target = parsed["target"]
+        if not isinstance(target, str) or target not in _POS_SET:
+            raise InvalidAction(f"{target!r} is not a dungeon position (r1c1 … r7c3)")
+    for flag in ("double", "move_to_top"):
+        if flag in parsed and not isinstance(parsed[flag], bool):
+            raise InvalidAction(f"{flag} must be true or false")
+    if kind == "play":
+        parsed.setdefault("double", False)
+    return parsed
+
+
+_CARD_SET = frozenset(ALL_CARDS)
+
+
+def apply(state: dict, seat: str, action: dict) -> dict:
+    """The state after ``seat`` takes ``action``; the input state is never changed.
+
+    Raises ``InvalidAction`` for a malformed action, ``IllegalAction`` for one the rules forbid.
+
+    >>> s = new_game(5, ["p1"])
+    >>> apply(s, "p1", {"type": "dance"})
+    Traceback (most recent call last):
+    ...
+    rules_engine.errors.InvalidAction: unknown action type: dance
+    >>> apply(s, "p1", {"type": "peek_decision", "move_to_top": True})
+    Traceback (most recent call last):
+    ...
+    rules_engine.errors.IllegalAction: there is no K♦ decision to make
+    """
+    act = _parse(action)
+    kind = act["type"]
+    if state["status"] != "playing":
+        raise IllegalAction("the game is over")
+    if seat != _seat(state):
+        raise IllegalAction("you are not the player of this game")
+    pending = state["pending"]
+    if kind == "resign":
+        new = _copy(state)
+        new["pending"] = None
+        new["status"] = "resigned"
+        new["log"].append("The player resigned.")
+        return new
+    if kind == "peek_decision":
+        if pending is None:
+            raise IllegalAction("there is no K♦ decision to make")
+        new = _copy(state)
+        _decide_peek(new, act["move_to_top"])
+        return new
+    if pending is not None:
+        raise IllegalAction("first decide where the K♦ card goes")
+    if kind == "play":
+        _check_play(state, act["card"], act["target"], act["double"])
+        new = _copy(state)
+        _play(new, act["card"], act["target"], act["double"])
+    elif kind == "end_turn":
+        new = _copy(state)
+        _end_turn(new)
+    else:
+        item = act["item"]
+        _check_item(state, act)
+        new = _copy(state)
+        _use_item(new, act)
+        new["inventory"].remove(item)
+        new["clear_pile"].append(item)
+    if new["status"] == "playing" and not new["hand"] and new["pending"] is None:
+        _start_turn(new)
+    return new
+
+
+def _check_item(state: dict, act: dict) -> None:
+    item = act["item"]
+    if item not in state["inventory"]:
+        raise IllegalAction(f"you have no {pretty(item)}")
+    if item == "KH":
+        if act["card"] not in state["hand"]:
+            raise IllegalAction(f"{act['card']} is not in your hand")
+    elif item == "KS":
+        target = act["target"]
+        slot = state["dungeon"][target]
+        if slot is None:
+            raise IllegalAction(f"{target} is empty")
+        if not slot["face_up"]:
+            raise IllegalAction(f"{target} is still face down")
+        count = len(slot["attack"])
+        if count != 1:
+            holds = "no attack card" if count == 0 else f"{count} attack cards"
+            raise IllegalAction(
+                f"the K♠ doubles the only card on a monster, and the {pretty(slot['card'])} holds {holds}"
+            )
+    elif not state["power_deck"]:
+        raise IllegalAction("the power deck is empty")
+
+
+def _use_item(state: dict, act: dict) -> None:
+    item = act["item"]
+    log = state["log"]
+    if item == "KH":
+        card = act["card"]
+        state["hand"].remove(card)
+        state["power_deck"].append(card)
+        state["known_bottom"] = card
+        log.append(f"K♥: {card} put under the power deck")
+    elif item == "KD":
+        bottom = state["power_deck"][-1]
+        state["pending"] = {"kind": "peek", "card": bottom}
+        # The peek is the player's alone (see the module docstring): spectators read "public".
+        log.append(
+            {"text": f"K♦: the bottom card is {bottom}", "public": "K♦: the player looks at the bottom card"}
+        )
+    elif item == "KS":
+        slot = state["dungeon"][act["target"]]
+        slot["attack"][0]["doubled"] = True
+        log.append(
+            f"{slot['attack'][0]['card']} doubled by K♠ on {pretty(slot['card'])} "
+            f"({_attack_sum(slot)}/{POWER[slot['card'][:-1]]})"
+        )
+    else:  # KC
+        card = state["power_deck"].pop(0)
+        state["hand"].append(card)
+        if not state["power_deck"]:
+            state["known_bottom"] = None
+        log.append(f"K♣: drew {card}")
+
+
+def _decide_peek(state: dict, move_to_top: bool) -> None:
+    card = state["pending"]["card"]
+    state["pending"] = None
+    deck = state["power_deck"]
+    if move_to_top and len(deck) > 1:
+        deck.insert(0, deck.pop())
+        state["known_bottom"] = None
+        state["log"].append(
+            {"text": f"K♦: {card} moved to the top", "public": "K♦: the bottom card is moved to the top"}
+        )
+    else:
+        # Left in place (or a one-card deck, where top and bottom are the same card).
+        state["known_bottom"] = card
+        where = "moved to the top" if move_to_top else "left at the bottom"
+        state["log"].append({"text": f"K♦: {card} {where}", "public": f"K♦: the bottom card is {where}"})
+
+
+def _play(state: dict, card: str, target: str, double: bool) -> None:
+    """Place a card (already checked legal) and defeat the monster on its third card (4.3)."""
+    state["hand"].remove(card)
+    slot = state["dungeon"][target]
+    monster = slot["card"]
+    slot["attack"].append({"card": card, "doubled": double})
+    log = state["log"]
+    if double:
+        state["inventory"].remove("KS")
+        state["clear_pile"].append("KS")
+    if len(slot["attack"]) < 3:
+        sums = f"({_attack_sum(slot)}/{POWER[monster[:-1]]})"
+        how = " doubled by K♠" if double else ""
+        log.append(f"{card}{how} on {pretty(monster)} {sums}")
+        return
+    log.append(f"{card} finishes the {pretty(monster)}")
+    state["clear_pile"].extend(a["card"] for a in slot["attack"])
+    state["dungeon"][target] = None
+    state["defeated"] += 1
+    log.append(f"{pretty(monster)} defeated")
+    if monster[:-1] == "K":
+        state["inventory"].append(monster)
+        log.append(f"{pretty(monster)} becomes an item")
+    else:
+        state["clear_pile"].append(monster)
+    _settle(state)
+    if state["defeated"] == 12:
+        state["status"] = "won"
+        log.append("Dungeon cleared!")
+
+
+def _end_turn(state: dict) -> None:
+    """Discard card by card, stopping at the fifth hit (4.4)."""
+    hand, hits = state["hand"], state["hit_row"]
+    moved = 0
+    while hand and len(hits) < MAX_HITS:
+        hits.append(hand.pop(0))
+        moved += 1
+    state["log"].append(f"{moved} card{'s' if moved != 1 else ''} discarded: hits {len(hits)}/{MAX_HITS}")
+    if len(hits) >= MAX_HITS:
+        state["status"] = "lost_hits"
+        state["log"].append("Fifth hit — the monsters win")
+
+
+def _settle(state: dict) -> None:
+    """Turn up every uncovered face-down card; revealed jokers join the hand (3.4)."""
+    dungeon = state["dungeon"]
+    changed = True
+    while changed:
+        changed = False
+        for pos in SETTLE_ORDER:
+            slot = dungeon[pos]
+            if slot is None or slot["face_up"]:
+                continue
+            if any(dungeon[c] is not None for c in COVERED_BY[pos]):
+                continue
+            changed = True
+            if slot["card"] == JOKER:
+                dungeon[pos] = None
+                state["hand"].append(JOKER)
+                state["log"].append(f"joker found at {pos} — added to your hand")
+            else:
+                slot["face_up"] = True
+                state["log"].append(f"{pos} revealed: {pretty(slot['card'])}")
+
+
+def _start_turn(state: dict) -> None:
+    """The draw phase (4.1); an empty deck loses out of power (7, unreachable)."""
+    deck = state["power_deck"]
+    if not deck:
+        state["status"] = "lost_power"
+        state["log"].append("The power deck is empty — out of power")
+        return
+    state["turn"] += 1
+    drawn = deck[:HAND_SIZE]
+    del deck[:HAND_SIZE]
+    state["hand"].extend(drawn)
+    if not deck:
+        state["known_bottom"] = None
+    state["log"].append(f"Turn {state['turn']}: drew {' '.join(drawn)}")
+
+
+# --- View, labels, persistence --------------------------------------------------------------
+
+
+def view(state: dict, seat: str | None) -> dict:
+    """What ``seat`` (or a spectator, ``None``) may see; the shape is in the module docstring.
+
+    >>> v = view(new_game(11, ["p1"]), None)
+    >>> sorted({d["state"] for d in v["dungeon"]}) in (["hidden", "monster"], ["empty", "hidden", "monster"])
+    True
+    >>> "seed" in v, v["deck_count"] <= 37
+    (False, True)
+    """
+    is_player = seat is not None and seat == _seat(state)
+    dungeon = []
+    for pos in POSITIONS:
+        slot = state["dungeon"][pos]
+        entry: dict[str, Any] = {"pos": pos, "row": int(pos[1]), "col": int(pos[3])}
+        if slot is None:
+            entry["state"] = "empty"
+        elif not slot["face_up"]:
+            entry["state"] = "hidden"
+        else:
+            monster = slot["card"]
+            power = POWER[monster[:-1]]
+            total = _attack_sum(slot)
+            entry.update(
+                state="monster",
+                card=monster,
+                suit=monster[-1],
+                power=power,
+                attack=[
+                    {"card": a["card"], "value": _card_value(a), "doubled": a["doubled"]} for a in slot["attack"]
+                ],
+                sum=total,
+                needs="finisher" if len(slot["attack"]) == 2 else "power",
+                short=max(0, power - total),
+            )
+        dungeon.append(entry)
+    pending = state["pending"]
+    if pending is not None:
+        pending = {"kind": pending["kind"], "card": pending["card"] if is_player else None}
+    log = [
+        entry if isinstance(entry, str) else (entry["text"] if is_player else entry["public"])
+        for entry in state["log"]
+    ]
+    hits = len(state["hit_row"])
+    return {
+        "dungeon": dungeon,
+        "hand": list(state["hand"]),
+        "deck_count": len(state["power_deck"]),
+        "known_bottom": state["known_bottom"] if is_player else None,
+        "hit_row": list(state["hit_row"]),
+        "hits": hits,
+        "hits_left": MAX_HITS - hits,
+        "clear_pile": list(state["clear_pile"]),
+        "inventory": list(state["inventory"]),
+        "pending": pending,
+        "turn": state["turn"],
+        "defeated": state["defeated"],
+        "status": state["status"],
+        "player": _seat(state),
+        "result": result(state),
+        "log": log,
+    }
+
+
+def action_label(state: dict, action: dict) -> str:
+    """A short label for an action, for a button on the web page.
+
+    >>> s = new_game(5, ["p1"])
+    >>> action_label(s, {"type": "end_turn"})
+    'End turn: 3 cards become hits (3/5)'
+    >>> action_label(s, {"type": "use_item", "item": "KC"})
+    'K♣: draw a card'
+    """
+    act = _parse(action)
+    kind = act["type"]
+    if kind == "play":
+        slot = state["dungeon"][act["target"]]
+        on = f"{pretty(slot['card'])} ({act['target']})" if slot is not None and slot["face_up"] else act["target"]
+        doubled = " doubled by K♠" if act["double"] else ""
+        return f"Play {pretty(act['card'])}{doubled} on {on}"
+    if kind == "end_turn":
+        count = len(state["hand"])
+        if count == 0:
+            return "End turn"
+        after = min(MAX_HITS, len(state["hit_row"]) + count)
+        fatal = " — fatal" if after >= MAX_HITS else ""
+        cards = "1 card becomes a hit" if count == 1 else f"{count} cards become hits"
+        return f"End turn: {cards} ({after}/{MAX_HITS}){fatal}"
+    if kind == "resign":
+        return "Resign"
+    if kind == "peek_decision":
+        pending = state["pending"]
+        card = pretty(pending["card"]) if pending else "the bottom card"
+        return f"Move {card} to the top" if act["move_to_top"] else f"Leave {card} at the bottom"
+    item = act["item"]
+    if item == "KH":
+        return f"K♥: put {pretty(act['card'])} under the power deck"
+    if item == "KD":
+        return "K♦: look at the bottom card"
+    if item == "KS":
+        slot = state["dungeon"][act["target"]]
+        if slot is not None and slot["face_up"] and slot["attack"]:
+            return f"K♠: double the {pretty(slot['attack'][0]['card'])} on {pretty(slot['card'])} ({act['target']})"
+        return f"K♠: double the card on {act['target']}"
+    return "K♣: draw a card"
+
+
+def _copy(state: dict) -> dict:
+    """A copy deep enough that mutating it never touches ``state`` (options and log strings are shared)."""
+    new = dict(state)
+    for key in ("power_deck", "hand", "hit_row", "clear_pile", "inventory", "log", "players"):
+        new[key] = list(state[key])
+    new["dungeon"] = {
+        pos: None
+        if slot is None
+        else {"card": slot["card"], "face_up": slot["face_up"], "attack": [dict(a) for a in slot["attack"]]}
+        for pos, slot in state["dungeon"].items()
+    }
+    if state["pending"] is not None:
+        new["pending"] = dict(state["pending"])
+    return new
+
+
+def dump(state: dict) -> dict:
+    """The state as JSON-safe data (a copy)."""
+    new = _copy(state)
+    new["options"] = {k: list(v) if isinstance(v, list) else v for k, v in state["options"].items()}
+    new["log"] = [e if isinstance(e, str) else dict(e) for e in state["log"]]
+    return new
+
+
+def load(data: dict) -> dict:
+    """A state from ``dump`` output (exact round trip)."""
+    return dump(data)

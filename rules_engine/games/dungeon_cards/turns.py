@@ -1,0 +1,284 @@
+"""A character's turn: start, draw, Fortune Telling, play, move, end, and passing play on (§4, §7.4).
+
+Phases of a turn: ``awaiting_turn_action`` → (``awaiting_fortune``) → (``awaiting_play``, hand
+mode) → the move → end of turn (``awaiting_hand_discard`` if the hand is over the limit).
+A face card drawn as the turn card, in the draw step or as a Fortune Telling replacement starts
+a combat instead (``combat.start``); the turn then ends without a card move (ruling 6).
+"""
+
+from __future__ import annotations
+
+from ...cards import seeded_rng
+from ...errors import IllegalAction
+from . import combat, endings, party
+from . import deck as _deck
+from .core import active, char, current, is_face, log, pretty, pretty_list, sq, value
+from .data import CLASSES, HAND_SIZE, REVERSED_DIRECTION, SPELLS, SUIT_DIRECTIONS
+from .movement import walk
+
+
+def hand_mode(state: dict) -> bool:
+    return state["options"]["turn_mode"] == "three_card_hand"
+
+
+def begin_turn(state: dict, c: dict) -> None:
+    """§4.1 step 1: pending spell effects become active, then the Healer's start-of-turn healing."""
+    turn = state["turn"]
+    turn["current"] = c["id"]
+    turn["turn_number"] += 1
+    turn["movement_card"] = None
+    turn["drawn_this_turn"] = []
+    turn["fortune_used"] = False
+    turn["healed"] = []
+    c["turns_taken"] += 1
+    c["active_effects"] = c["pending_effects"]
+    c["pending_effects"] = []
+    state["phase"] = "awaiting_turn_action"
+    effects = ""
+    if c["active_effects"]:
+        effects = " Active: " + ", ".join(SPELLS[e]["name"] for e in c["active_effects"]) + "."
+    log(state, "turn_started", f"Round {turn['round_number']}, turn {turn['turn_number']}: "
+        f"{c['id']} the {CLASSES[c['class']]['name']} at {sq(c['position'])}.{effects}")
+    if c["class"] == "healer":
+        party.heal_at_start(state, c)
+
+
+def draw_card(state: dict, c: dict) -> None:
+    """§4.1 step 3 (the turn card) or §4.2 step 3 (the draw step: 1 card, 2 with Good Luck)."""
+    if hand_mode(state):
+        count = 2 if "good_luck" in c["active_effects"] else 1
+        for i in range(count):
+            card = _deck.draw(state)
+            if card is None:
+                if i == 0:
+                    log(state, "card_drawn", "There is no card left to draw: the turn ends.")
+                    end_turn(state)
+                    return
+                break
+            if is_face(card):
+                log(state, "card_drawn", f"{c['id']} draws {pretty(card)}: a boss!")
+                combat.start(state, c, card)
+                return
+            c["hand"].append(card)
+            state["turn"]["drawn_this_turn"].append(card)
+            log(state, "card_drawn", f"{c['id']} draws a card into the hand ({len(state['deck'])} left in the deck).")
+            log(state, "card_drawn", f"You draw {pretty(card)}.", private=c["id"])
+        _after_draw(state, c)
+        return
+    card = _deck.draw(state)
+    if card is None:
+        log(state, "card_drawn", "There is no card left to draw: the turn ends.")
+        end_turn(state)
+        return
+    state["turn"]["drawn_this_turn"].append(card)
+    if is_face(card):
+        log(state, "card_drawn", f"{c['id']} draws {pretty(card)}: a boss!")
+        combat.start(state, c, card)
+        return
+    log(state, "card_drawn", f"{c['id']} draws {pretty(card)}.")
+    state["turn"]["movement_card"] = card
+    _after_draw(state, c)
+
+
+def fortune_available(state: dict, c: dict) -> bool:
+    return "fortune_telling" in c["active_effects"] and not state["turn"]["fortune_used"]
+
+
+def _after_draw(state: dict, c: dict) -> None:
+    if fortune_available(state, c):
+        state["phase"] = "awaiting_fortune"
+    elif hand_mode(state):
+        state["phase"] = "awaiting_play"
+    else:
+        card = state["turn"]["movement_card"]
+        state["turn"]["movement_card"] = None
+        move_with_card(state, c, card)
+
+
+def fortune_telling(state: dict, c: dict, card: str | None) -> None:
+    """§4.1 step 4 / §4.2 step 4: discard one number card and draw a replacement, or keep."""
+    turn = state["turn"]
+    turn["fortune_used"] = True
+    if hand_mode(state):
+        if card is not None and card not in c["hand"]:
+            raise IllegalAction(f"{pretty(card)} is not in your hand")
+        if card is None:
+            log(state, "fortune_telling_used", f"{c['id']} keeps the hand.")
+            state["phase"] = "awaiting_play"
+            return
+        c["hand"].remove(card)
+    else:
+        if card is not None and card != turn["movement_card"]:
+            raise IllegalAction(f"only the movement card {pretty(turn['movement_card'])} can be discarded")
+        if card is None:
+            log(state, "fortune_telling_used", f"{c['id']} keeps {pretty(turn['movement_card'])}.")
+            card = turn["movement_card"]
+            turn["movement_card"] = None
+            move_with_card(state, c, card)
+            return
+        turn["movement_card"] = None
+    state["discard"].append(card)
+    new = _deck.draw(state)
+    if new is None:
+        log(state, "fortune_telling_used", f"{c['id']} discards {pretty(card)}, but no card is left: the turn ends.")
+        end_turn(state)
+        return
+    turn["drawn_this_turn"].append(new)
+    if is_face(new):
+        log(state, "fortune_telling_used", f"{c['id']} discards {pretty(card)} and draws {pretty(new)}: a boss!")
+        combat.start(state, c, new)
+        return
+    if hand_mode(state):
+        c["hand"].append(new)
+        log(state, "fortune_telling_used", f"{c['id']} discards {pretty(card)} and draws a replacement.")
+        log(state, "fortune_telling_used", f"You draw {pretty(new)}.", private=c["id"])
+        state["phase"] = "awaiting_play"
+    else:
+        log(state, "fortune_telling_used", f"{c['id']} discards {pretty(card)} and draws {pretty(new)}.")
+        move_with_card(state, c, new)
+
+
+def play_card(state: dict, c: dict, card: str) -> None:
+    if card not in c["hand"]:
+        raise IllegalAction(f"{pretty(card)} is not in your hand")
+    c["hand"].remove(card)
+    log(state, "card_played", f"{c['id']} plays {pretty(card)}.")
+    move_with_card(state, c, card)
+
+
+def card_move(state: dict, c: dict, card: str) -> tuple[str, int]:
+    """Direction and distance of a card move (§4.3, §4.4): value + Speed (+1 Haste), suit way
+    (flipped by Reversal)."""
+    suit = card[-1]
+    direction = REVERSED_DIRECTION[suit] if "reversal" in c["active_effects"] else SUIT_DIRECTIONS[suit]
+    distance = value(card) + c["speed"] + (1 if "haste" in c["active_effects"] else 0)
+    return direction, distance
+
+
+def move(state: dict, c: dict, direction: str, distance: int, what: str) -> None:
+    """Walk (§4.3) and record the ``moved`` event; the caller checks the final square."""
+    start = c["position"]
+    result = walk(state["board"], start, direction, distance, ninja=c["class"] == "ninja")
+    path = result["path"]
+    if path:
+        c["position"] = list(path[-1])
+    notes = ""
+    if result["bounced"]:
+        notes += " Active Reflex: it turns around."
+    if result["redirects"]:
+        notes += " Redirected at " + ", ".join(sq(p) for p in result["redirects"]) + "."
+    if path:
+        log(state, "moved", f"{c['id']} moves {direction} {distance} ({what}): "
+            + " → ".join(sq(p) for p in path) + f", ending at {sq(c['position'])}.{notes}")
+    else:
+        log(state, "moved", f"{c['id']} cannot move {direction} ({what}) and stays at {sq(start)}.{notes}")
+    return bool(path)
+
+
+def land(state: dict, c: dict) -> None:
+    """§4.5: only the final square counts."""
+    board = state["board"]
+    if c["position"] in board["exits"]:
+        endings.escape(state, c)
+    elif c["position"] in board["pits"]:
+        endings.fall(state, c)
+
+
+def move_with_card(state: dict, c: dict, card: str) -> None:
+    """§4.1 step 5: move, discard the card, then check where the move ended."""
+    direction, distance = card_move(state, c, card)
+    moved = move(state, c, direction, distance, pretty(card))
+    state["discard"].append(card)
+    if moved:
+        land(state, c)
+    if state["status"] == "playing":
+        end_turn(state)
+
+
+def end_turn(state: dict) -> None:
+    """§4.6, for the character whose turn it is; skipped if it left the board in its turn."""
+    c = current(state)
+    if c["status"] != "active":
+        pass_turn(state)
+        return
+    if c["class"] == "healer":
+        party.heal_at_end(state, c)
+    if state["options"]["potion_roll"]:
+        potion_roll(state, c)
+    if hand_mode(state) and len(c["hand"]) > HAND_SIZE:
+        state["phase"] = "awaiting_hand_discard"
+        return
+    finish_turn(state)
+
+
+def discard_to_limit(state: dict, c: dict, cards: list[str]) -> None:
+    need = len(c["hand"]) - HAND_SIZE
+    if len(cards) != need:
+        raise IllegalAction(f"discard exactly {need} card{'s' if need != 1 else ''}")
+    if len(set(cards)) != len(cards):
+        raise IllegalAction("name each card once")
+    for card in cards:
+        if card not in c["hand"]:
+            raise IllegalAction(f"{pretty(card)} is not in your hand")
+    for card in cards:
+        c["hand"].remove(card)
+        state["discard"].append(card)
+    log(state, "hand_discarded", f"{c['id']} discards {pretty_list(cards)} down to the hand limit.")
+    finish_turn(state)
+
+
+def finish_turn(state: dict) -> None:
+    """§4.6 step 4: unused effects expire; then play passes on."""
+    c = current(state)
+    if c["status"] == "active":
+        c["active_effects"] = []
+    pass_turn(state)
+
+
+def potion_roll(state: dict, c: dict) -> None:
+    """§8.3: a d20, re-rolling 1s; 19 or 20 heals 1."""
+    rolls = []
+    while True:
+        if state["rolls"]:
+            roll = state["rolls"].pop(0)
+        else:
+            n = state["counters"]["d20"]
+            state["counters"]["d20"] = n + 1
+            roll = seeded_rng(state["seed"], "d20", n).randint(1, 20)
+        rolls.append(roll)
+        if roll != 1:
+            break
+    text = f"{c['id']} rolls for a potion: {', '.join(map(str, rolls))}"
+    if roll >= 19:
+        if c["lives"] < c["max_lives"]:
+            c["lives"] += 1
+            log(state, "potion_roll", f"{text}. A potion! Lives {c['lives']}/{c['max_lives']}.")
+        else:
+            log(state, "potion_roll", f"{text}. A potion, but lives are already full.")
+    else:
+        log(state, "potion_roll", f"{text}. Nothing.")
+
+
+def pass_turn(state: dict) -> None:
+    """§9.1, §7.4: the next active character in seat order; a new round when play wraps round."""
+    if state["status"] != "playing":
+        return
+    ended = current(state)
+    chars = active(state)
+    if not chars:
+        endings.all_gone(state)
+        return
+    seat = ended["seat_number"]
+    after = [c for c in chars if c["seat_number"] > seat]
+    nxt = after[0] if after else chars[0]
+    turn = state["turn"]
+    if nxt["seat_number"] <= seat:
+        if turn["round_number"] + 1 > state["options"]["round_limit"]:
+            endings.round_limit(state)
+            return
+        turn["round_number"] += 1
+    begin_turn(state, nxt)
+
+
+def current_char(state: dict) -> dict:
+    return char(state, state["turn"]["current"])

@@ -1,0 +1,151 @@
+"""Battles (section 7): rounds, attack scores, damage, winning and the other ways out.
+
+A round: the top card of the Hand Deck is the attack card (two with Double Attack);
+``score = m × values + 3 × Bracelet + 3 × prisoners + strength``; below the enemy's life the
+player loses the difference, unless Paralysis or Anti-Magic (against a magician) says no.
+"""
+
+from __future__ import annotations
+
+from . import data
+from .state import cell_at, draw, end, log, take_enemy, under
+
+FIGHTERS = {"S": "A mercenary", "H": "An amazon warrior", "C": "An evil magician", "D": "A demon"}
+
+
+def enemy_life(state: dict, card: str) -> int:
+    """L: rank (10 for a jack), halved and rounded up under a Curse (7.2)."""
+    base = data.enemy_base_life(card)
+    return (base + 1) // 2 if state["level_effects"]["curse"] else base
+
+
+def describe(card: str) -> str:
+    if data.rank(card) == "J":
+        return "The adventurer"
+    return FIGHTERS[data.suit(card)]
+
+
+def start(state: dict, pos) -> None:
+    card = cell_at(state, pos)["enemy"]
+    state["battle"] = {
+        "pos": list(pos),
+        "enemy": card,
+        "enemy_life": enemy_life(state, card),
+        "spell": None,
+        "paralysis": 0,
+        "double_attack": False,
+        "super_strength": False,
+        "prisoners": [],
+        "strength": 0,
+        "round": 0,
+        "drawn": [],
+        "last_attack": None,
+    }
+    log(state, f"{describe(card)} ({card}) fights you: life {state['battle']['enemy_life']}.")
+
+
+def score(state: dict, cards: list[str]) -> int:
+    battle = state["battle"]
+    multiplier = 2 if battle["super_strength"] else 1
+    return (
+        multiplier * sum(data.attack_value(c) for c in cards)
+        + (3 if "AS" in state["inventory"] else 0)
+        + 3 * len(battle["prisoners"])
+        + battle["strength"]
+    )
+
+
+def attack(state: dict) -> None:
+    battle = state["battle"]
+    needed = 2 if battle["double_attack"] else 1
+    if len(state["hand_deck"]) < needed:
+        log(state, "No attack card is left to draw.")
+        end(state, "stranded")
+        return
+    cards = [draw(state) for _ in range(needed)]
+    if (
+        state["options"]["strength_after_attack"]
+        and score(state, cards) < battle["enemy_life"]
+        and any(data.is_strength_potion(c) for c in state["inventory"])
+    ):
+        # 11.3: the round pauses so that strength potions may still be drunk.
+        battle["drawn"] = cards
+        log(state, f"Attack card {' + '.join(cards)}: {score(state, cards)} of {battle['enemy_life']} so far.")
+        return
+    resolve_round(state, cards)
+
+
+def finish_attack(state: dict) -> None:
+    battle = state["battle"]
+    cards, battle["drawn"] = battle["drawn"], []
+    resolve_round(state, cards)
+
+
+def resolve_round(state: dict, cards: list[str]) -> None:
+    battle = state["battle"]
+    total = score(state, cards)
+    life = battle["enemy_life"]
+    won = total >= life
+    damage = 0
+    if not won:
+        shielded = battle["paralysis"] > 0 or (
+            state["level_effects"]["anti_magic"] and data.is_magician(battle["enemy"])
+        )
+        damage = 0 if shielded else life - total
+    battle["last_attack"] = {"cards": list(cards), "score": total, "enemy_life": life, "damage": damage, "won": won}
+    if won:
+        log(state, f"Attack {' + '.join(cards)} scores {total} against {life}: the enemy is defeated.")
+    else:
+        state["life"] -= damage
+        state["counters"]["life_lost"] += damage
+        log(state, f"Attack {' + '.join(cards)} scores {total} against {life}: you lose {damage} life.")
+    # End of round (7.3.5).
+    for card in cards:
+        under(state, card)
+    battle["strength"] = 0
+    battle["double_attack"] = False
+    if battle["paralysis"]:
+        battle["paralysis"] -= 1
+    battle["round"] += 1
+    state["counters"]["rounds"] += 1
+    if state["life"] <= 0:
+        state["life"] = 0
+        end(state, "dead")
+        return
+    if won:
+        win(state)
+
+
+def release_prisoners(state: dict) -> None:
+    """When a battle ends in any way its prisoners go under (6.7, R33)."""
+    for card in state["battle"]["prisoners"]:
+        under(state, card)
+    state["battle"]["prisoners"] = []
+
+
+def win(state: dict) -> None:
+    """7.4: prisoners, then the enemy go under; then the treasure is acquired (if not robbed)."""
+    pos = state["battle"]["pos"]
+    release_prisoners(state)
+    under(state, take_enemy(state, pos))
+    state["battle"] = None
+    if cell_at(state, pos)["treasure"] is not None:
+        state["pending"].insert(0, {"step": "take", "at": list(pos)})
+    else:
+        log(state, f"Chamber {pos[0]},{pos[1]} was robbed: no treasure.")
+
+
+def leave(state: dict) -> None:
+    """End the battle as with Escape: prisoners under, the enemy face down again (R28)."""
+    pos = state["battle"]["pos"]
+    release_prisoners(state)
+    turn_guardian_down(state, pos)
+    state["battle"] = None
+    state["position"] = None
+
+
+def turn_guardian_down(state: dict, pos) -> None:
+    cell = cell_at(state, pos)
+    if cell["enemy"] is not None:
+        cell["enemy_up"] = state["level_effects"]["enemies_revealed"]
+        cell["enemy_seen"] = True

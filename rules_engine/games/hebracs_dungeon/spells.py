@@ -1,0 +1,453 @@
+"""Spells (section 8): where each may be cast, what it costs, what it does.
+
+``check`` raises ``IllegalAction`` with the reason a cast is refused and changes nothing;
+``cast`` checks, pays (the potions go under first, 4.5) and carries out the effect.
+"""
+
+from __future__ import annotations
+
+from rules_engine.errors import IllegalAction
+
+from . import battle, data, flow, trade, treasures
+from .state import (
+    cell_at,
+    draw,
+    heal,
+    in_grid,
+    log,
+    name,
+    positions,
+    remove_from_inventory,
+    take_enemy,
+    under,
+)
+
+CONTEXTS = {"start_level": "free", "explore": "free", "battle": "battle", "adventurer": "adventurer",
+            "trade": "trade", "merchant": "merchant"}
+CONTEXT_TEXT = {
+    "free": "outside a battle",
+    "battle": "in a battle",
+    "adventurer": "facing an adventurer",
+    "trade": "during a trade",
+    "merchant": "facing a merchant",
+}
+PHASE_TEXT = {
+    "priestess": "no spell can be cast while facing a white priestess",
+    "hebrac": "no spell can be cast while facing Hebrac",
+    "hebrac_reward": "decide on Hebrac's game first",
+    "remote_vision": "finish peeking first",
+    "genie_of_death": "choose the Genie of Death's targets first",
+    "overflow": "drop a treasure first",
+    "after_draw": "no spell can be added once the attack card is drawn",
+    "over": "the game is over",
+}
+
+
+def magic_points(state: dict, card: str) -> int:
+    """A magic potion's points: its rank, doubled by the Scepter of Leynos (6.2)."""
+    return data.number(card) * (2 if "AC" in state["inventory"] else 1)
+
+
+def potion_items(state: dict) -> list[tuple[str, int]]:
+    return [(c, magic_points(state, c)) for c in state["inventory"] if data.is_magic_potion(c)]
+
+
+def context(state: dict) -> str:
+    ctx = CONTEXTS.get(state["phase"])
+    if ctx is None:
+        raise IllegalAction(PHASE_TEXT.get(state["phase"], "no spell can be cast now"))
+    return ctx
+
+
+def check(state: dict, action: dict) -> int:
+    """Raise ``IllegalAction`` unless the cast is allowed; return the magic points paid."""
+    spell = action["spell"]
+    spec = data.SPELLS[spell]
+    ctx = context(state)
+    if ctx == "battle" and state["battle"]["spell"] is not None:
+        used = data.SPELLS[state["battle"]["spell"]]["name"]
+        raise IllegalAction(f"only one spell per battle: {used} was already cast in this one")
+    if ctx not in spec["when"]:
+        raise IllegalAction(f"{spec['name']} cannot be cast {CONTEXT_TEXT[ctx]}")
+    potions = action["potions"]
+    for card in potions:
+        if not data.is_magic_potion(card):
+            raise IllegalAction(f"{card} is not a magic potion (2–10 of clubs)")
+    trade.require_held(state["inventory"], potions)
+    points = [magic_points(state, c) for c in potions]
+    if spec["scaled"]:
+        if not potions:
+            raise IllegalAction(f"{spec['name']} needs at least one magic potion")
+    else:
+        trade.check_payment(potions, points, spec["cost"], spec["name"])
+    CHECKS[spell](state, ctx, action, sum(points))
+    return sum(points)
+
+
+def cast(state: dict, action: dict) -> None:
+    points = check(state, action)
+    spell = action["spell"]
+    in_battle = state["phase"] == "battle"
+    for card in action["potions"]:
+        remove_from_inventory(state, card)
+        under(state, card)
+    state["counters"]["spells_cast"] += 1
+    if in_battle:
+        state["battle"]["spell"] = spell
+    paid = " + ".join(action["potions"])
+    log(state, f"You cast {data.SPELLS[spell]['name']} with {paid} ({points} points).")
+    EFFECTS[spell](state, action, points)
+
+
+# --- checks (the "pointless spell" refusals are R31) ----------------------------------------
+
+
+def remote_vision_targets(state: dict) -> list[list[int]]:
+    """Unvisited chambers whose enemy card is face down (8.3, R4)."""
+    out = []
+    for pos in positions(state):
+        cell = cell_at(state, pos)
+        if not cell["visited"] and cell["enemy"] is not None and not cell["enemy_up"]:
+            out.append(pos)
+    return out
+
+
+def body_switch_targets(state: dict) -> list[list[int]]:
+    if state["phase"] == "battle":
+        return [state["battle"]["pos"]]
+    return [p for p in positions(state) if cell_at(state, p)["enemy"] is not None]
+
+
+def teleport_targets(state: dict) -> list:
+    here = state["battle"]["pos"] if state["battle"] is not None else state["position"]
+    return [p for p in positions(state) if p != here] + ["next_level"]
+
+
+def stone_statue_targets(state: dict) -> list[list[int]]:
+    return [p for p in positions(state) if cell_at(state, p)["enemy"] is not None]
+
+
+def hell_bomb_struck(state: dict) -> list[list[int]] | None:
+    centre = state["battle"]["pos"] if state["battle"] is not None else state["position"]
+    if centre is None:
+        return None
+    r, c = centre
+    around = [[r - 1, c], [r, c + 1], [r + 1, c], [r, c - 1]]  # N, E, S, W
+    return [list(centre)] + [p for p in around if in_grid(state, p)]
+
+
+def _no_check(state, ctx, action, points) -> None:
+    return None
+
+
+def _check_remote_vision(state, ctx, action, points) -> None:
+    if not remote_vision_targets(state):
+        raise IllegalAction("no unvisited chamber hides a face-down enemy")
+
+
+def _check_deck(state, ctx, action, points) -> None:
+    if not state["hand_deck"]:
+        raise IllegalAction("the Hand Deck is empty")
+
+
+def _check_healing(state, ctx, action, points) -> None:
+    if state["life"] >= state["max_life"]:
+        raise IllegalAction("your life is already at its maximum")
+
+
+def _check_illusion(state, ctx, action, points) -> None:
+    treasure = cell_at(state, state["encounter"]["pos"])["treasure"]
+    if data.rank(treasure) == "A":
+        raise IllegalAction("Illusion does not work on a legendary treasure")
+    if data.is_black_queen(treasure):
+        raise IllegalAction("nobody wants a black priestess: Illusion would be pointless")
+
+
+def _check_anti_magic(state, ctx, action, points) -> None:
+    if state["level_effects"]["anti_magic"]:
+        raise IllegalAction("Anti-Magic is already active on this level")
+
+
+def _check_curse(state, ctx, action, points) -> None:
+    if state["level_effects"]["curse"]:
+        raise IllegalAction("the Curse is already active on this level")
+
+
+def _check_stealing_spirit(state, ctx, action, points) -> None:
+    if ctx == "battle":
+        if cell_at(state, state["battle"]["pos"])["treasure"] is None:
+            raise IllegalAction("this chamber holds no treasure to steal (use Escape)")
+    elif ctx == "trade":
+        if state["options"]["alignment"] != "evil":
+            raise IllegalAction("once a trade is proposed you may not rob the adventurer")
+    elif ctx == "merchant":
+        if data.is_black_queen(cell_at(state, state["encounter"]["pos"])["treasure"]):
+            raise IllegalAction("nobody would steal a black priestess")
+
+
+def _check_body_switch(state, ctx, action, points) -> None:
+    _check_deck(state, ctx, action, points)
+    target = action.get("target")
+    if ctx == "battle":
+        if target is not None and list(target) != state["battle"]["pos"]:
+            raise IllegalAction("in a battle Body Switch can only replace the enemy you fight")
+        return
+    if target is None:
+        raise IllegalAction("choose the chamber whose enemy Body Switch replaces")
+    if not in_grid(state, target):
+        raise IllegalAction(f"there is no chamber {name(target)}")
+    if cell_at(state, target)["enemy"] is None:
+        raise IllegalAction(f"chamber {name(target)} holds no enemy card")
+
+
+def _check_teleport(state, ctx, action, points) -> None:
+    target = action.get("target")
+    if target is None:
+        raise IllegalAction("choose a chamber or the next level for Teleport")
+    if target == "next_level":
+        return
+    if not in_grid(state, target):
+        raise IllegalAction(f"there is no chamber {name(target)}")
+    here = state["battle"]["pos"] if state["battle"] is not None else state["position"]
+    if list(target) == here:
+        raise IllegalAction("Teleport must take you to another chamber")
+
+
+def _check_revelation(state, ctx, action, points) -> None:
+    if not any(c["enemy"] is not None and not c["enemy_up"] for row in state["grid"] for c in row):
+        raise IllegalAction("every enemy card of the level is already face up")
+
+
+def _check_hell_bomb(state, ctx, action, points) -> None:
+    struck = hell_bomb_struck(state)
+    if struck is None:
+        raise IllegalAction("Hell Bomb needs you to stand in an explored chamber")
+    if not any(cell_at(state, p)["enemy"] or cell_at(state, p)["treasure"] for p in struck):
+        raise IllegalAction("no struck chamber holds any card")
+
+
+def _check_stone_statue(state, ctx, action, points) -> None:
+    targets = action.get("targets")
+    if targets is None or not 1 <= len(targets) <= 6:
+        raise IllegalAction("Stone Statue takes 1 to 6 chambers")
+    seen = set()
+    for target in targets:
+        if not in_grid(state, target):
+            raise IllegalAction(f"there is no chamber {name(target)}")
+        if tuple(target) in seen:
+            raise IllegalAction(f"chamber {name(target)} is named twice")
+        seen.add(tuple(target))
+        if cell_at(state, target)["enemy"] is None:
+            raise IllegalAction(f"chamber {name(target)} holds no enemy card")
+
+
+def _check_god_vision(state, ctx, action, points) -> None:
+    for row in state["grid"]:
+        for c in row:
+            if (c["enemy"] is not None and not c["enemy_up"]) or (c["treasure"] is not None and not c["treasure_up"]):
+                return
+    raise IllegalAction("every card of the level is already face up")
+
+
+CHECKS = {
+    "remote_vision": _check_remote_vision,
+    "future_perception": _check_deck,
+    "healing": _check_healing,
+    "escape": _no_check,
+    "illusion": _check_illusion,
+    "paralysis": _no_check,
+    "double_attack": _no_check,
+    "super_strength": _no_check,
+    "anti_magic": _check_anti_magic,
+    "stealing_spirit": _check_stealing_spirit,
+    "body_switch": _check_body_switch,
+    "teleport": _check_teleport,
+    "revelation": _check_revelation,
+    "hell_bomb": _check_hell_bomb,
+    "curse": _check_curse,
+    "genie_of_luck": _check_deck,
+    "stone_statue": _check_stone_statue,
+    "god_vision": _check_god_vision,
+}
+
+
+# --- effects -------------------------------------------------------------------------------------
+
+
+def _remote_vision(state, action, points) -> None:
+    state["decision"] = {"kind": "remote_vision", "points": points, "peeked": []}
+
+
+def _future_perception(state, action, points) -> None:
+    count = min(points, len(state["hand_deck"]))
+    state["known_top"] = max(state["known_top"], count)
+    log(state, f"You foresee the top {count} card(s) of the Hand Deck.")
+    log(state, "Future Perception shows: " + ", ".join(state["hand_deck"][:count]) + ".", private=True)
+
+
+def _healing(state, action, points) -> None:
+    gained = heal(state, points // 2)
+    log(state, f"Healing restores {gained} life: {state['life']}.")
+
+
+def _escape(state, action, points) -> None:
+    if state["battle"] is not None:
+        battle.leave(state)
+        log(state, "You escape from the battle.")
+    else:
+        flow.leave_encounter(state)
+        log(state, "You escape from the adventurer.")
+
+
+def _illusion(state, action, points) -> None:
+    under(state, take_enemy(state, state["encounter"]["pos"]))
+    log(state, "The adventurer is fooled and hands over his treasure.")
+    flow.close_with_treasure(state)
+
+
+def _paralysis(state, action, points) -> None:
+    state["battle"]["paralysis"] = 2
+
+
+def _double_attack(state, action, points) -> None:
+    state["battle"]["double_attack"] = True
+
+
+def _super_strength(state, action, points) -> None:
+    state["battle"]["super_strength"] = True
+
+
+def _anti_magic(state, action, points) -> None:
+    state["level_effects"]["anti_magic"] = True
+
+
+def _stealing_spirit(state, action, points) -> None:
+    if state["battle"] is not None:
+        pos = state["battle"]["pos"]
+        cell_at(state, pos)["robbed"] = True
+        # R45: the treasure (and all it triggers) first, then the battle ends.
+        state["pending"][0:0] = [{"step": "take", "at": list(pos)}, {"step": "leave_robbed"}]
+        return
+    encounter = state["encounter"]
+    pos = encounter["pos"]
+    if encounter["kind"] == "merchant":
+        # R29, R44: the merchant leaves for good, before the treasure is acquired.
+        under(state, take_enemy(state, pos))
+        log(state, "The merchant vanishes, robbed.")
+        state["encounter"] = None
+        state["position"] = None
+    else:
+        cell_at(state, pos)["robbed"] = True
+        flow.leave_encounter(state)
+        log(state, "You rob the adventurer and vanish.")
+    state["pending"].insert(0, {"step": "take", "at": list(pos)})
+
+
+def _body_switch(state, action, points) -> None:
+    if state["battle"] is not None:
+        pos = state["battle"]["pos"]
+        cell = cell_at(state, pos)
+        old, new = cell["enemy"], draw(state)
+        under(state, old)
+        cell["enemy"], cell["enemy_up"], cell["enemy_seen"] = new, True, True
+        log(state, f"Body Switch: {old} goes under; {new} now stands before you.")
+        if data.is_number(new) or data.rank(new) == "J":
+            fight = state["battle"]
+            fight["enemy"] = new
+            fight["enemy_life"] = battle.enemy_life(state, new)
+            log(state, f"The battle goes on: life {fight['enemy_life']}.")
+        else:
+            battle.release_prisoners(state)
+            state["battle"] = None
+            flow.meet(state, pos)
+        return
+    pos = list(action["target"])
+    cell = cell_at(state, pos)
+    old_up = cell["enemy_up"]
+    old, new = cell["enemy"], draw(state)
+    under(state, old)
+    revealed = state["level_effects"]["enemies_revealed"]
+    cell["enemy"], cell["enemy_up"], cell["enemy_seen"] = new, revealed, True
+    gone = old if old_up else "a face-down card"
+    if revealed:
+        log(state, f"Body Switch in {name(pos)}: {gone} goes under; {new} takes its place.")
+    else:
+        log(state, f"Body Switch in {name(pos)}: {gone} goes under; a new card lies face down.")
+        log(state, f"The new guardian of {name(pos)} is {new}.", private=True)
+
+
+def _teleport(state, action, points) -> None:
+    if state["battle"] is not None:
+        battle.leave(state)
+    if action["target"] == "next_level":
+        log(state, "Teleport takes you down.")
+        flow.descend(state)
+    else:
+        log(state, f"Teleport takes you to {name(action['target'])}.")
+        flow.enter(state, action["target"])
+
+
+def _revelation(state, action, points) -> None:
+    treasures.reveal_level(state, treasures=False)
+
+
+def _hell_bomb(state, action, points) -> None:
+    struck = hell_bomb_struck(state)
+    if state["battle"] is not None:
+        battle.release_prisoners(state)
+        state["battle"] = None
+        log(state, "The battle is won without an attack.")
+    for pos in struck:
+        cell = cell_at(state, pos)
+        cell["visited"] = True
+        if cell["enemy"] is not None:
+            label = cell["enemy"] if cell["enemy_up"] else "a face-down enemy"
+            under(state, take_enemy(state, pos))
+            log(state, f"Hell Bomb destroys {label} in {name(pos)}.")
+    state["pending"][0:0] = [
+        {"step": "take", "at": list(pos)} for pos in struck if cell_at(state, pos)["treasure"] is not None
+    ]
+
+
+def _curse(state, action, points) -> None:
+    state["level_effects"]["curse"] = True
+    if state["battle"] is not None:
+        state["battle"]["enemy_life"] = battle.enemy_life(state, state["battle"]["enemy"])
+
+
+def _genie_of_luck(state, action, points) -> None:
+    treasures.genie_of_luck(state, 5)
+
+
+def _stone_statue(state, action, points) -> None:
+    for pos in action["targets"]:
+        cell = cell_at(state, pos)
+        label = cell["enemy"] if cell["enemy_up"] else "A face-down enemy"
+        under(state, take_enemy(state, pos))
+        log(state, f"{label} in {name(pos)} turns to stone.")
+
+
+def _god_vision(state, action, points) -> None:
+    treasures.reveal_level(state, treasures=True)
+
+
+EFFECTS = {
+    "remote_vision": _remote_vision,
+    "future_perception": _future_perception,
+    "healing": _healing,
+    "escape": _escape,
+    "illusion": _illusion,
+    "paralysis": _paralysis,
+    "double_attack": _double_attack,
+    "super_strength": _super_strength,
+    "anti_magic": _anti_magic,
+    "stealing_spirit": _stealing_spirit,
+    "body_switch": _body_switch,
+    "teleport": _teleport,
+    "revelation": _revelation,
+    "hell_bomb": _hell_bomb,
+    "curse": _curse,
+    "genie_of_luck": _genie_of_luck,
+    "stone_statue": _stone_statue,
+    "god_vision": _god_vision,
+}

@@ -1,0 +1,340 @@
+"""The state of a game of Hebrac's Dungeon: creation, options, copying and the low-level moves
+every rule is built from (drawing, putting under, taking cards off chambers, life).
+
+The state is a plain JSON-safe dict (see ``new_game`` for its fields). Every card is in
+exactly one zone: ``hand_deck``, a chamber of ``grid``, ``inventory``, the committed
+``battle["prisoners"]``, the paused attack ``battle["drawn"]``, or a drawn-but-untreated
+Genie of Luck card in ``pending``.
+"""
+
+from __future__ import annotations
+
+import math
+
+from rules_engine.cards import is_card_code, seeded_rng, shuffled, standard_deck
+from rules_engine.errors import InvalidAction
+
+from . import data
+
+DEFAULT_OPTIONS: dict = {
+    "decks": 2,
+    "jokers": True,
+    "rows": 3,
+    "cols": 4,
+    "max_life": 15,
+    "inventory_limit": None,
+    "strength_after_attack": False,
+    "alignment": "good",
+    "deck": None,
+}
+
+
+def _int_option(options: dict, key: str, low: int, high: int) -> int:
+    value = options[key]
+    if type(value) is not int or not low <= value <= high:
+        raise InvalidAction(f"option {key!r} must be a whole number from {low} to {high}")
+    return value
+
+
+def _bool_option(options: dict, key: str) -> bool:
+    if type(options[key]) is not bool:
+        raise InvalidAction(f"option {key!r} must be true or false")
+    return options[key]
+
+
+def check_options(options: dict | None) -> dict:
+    """The effective options (defaults filled in), or ``InvalidAction`` naming what is wrong.
+
+    >>> check_options({"rows": 3, "cols": 5})["cols"]
+    5
+    >>> check_options({"rows": 2, "cols": 5})
+    Traceback (most recent call last):
+    ...
+    rules_engine.errors.InvalidAction: a level needs at least 12 chambers (rows × cols)
+    """
+    if options is None:
+        options = {}
+    if not isinstance(options, dict):
+        raise InvalidAction("options must be a mapping")
+    unknown = sorted(set(options) - set(DEFAULT_OPTIONS))
+    if unknown:
+        raise InvalidAction(f"unknown option {unknown[0]!r}")
+    opts = {**DEFAULT_OPTIONS, **options}
+    if type(opts["decks"]) is not int or opts["decks"] not in (2, 3, 4):
+        raise InvalidAction("option 'decks' must be 2, 3 or 4")
+    _bool_option(opts, "jokers")
+    _int_option(opts, "rows", 2, 5)
+    _int_option(opts, "cols", 3, 6)
+    if opts["rows"] * opts["cols"] < 12:
+        raise InvalidAction("a level needs at least 12 chambers (rows × cols)")
+    _int_option(opts, "max_life", 5, 30)
+    if opts["inventory_limit"] is not None:
+        _int_option(opts, "inventory_limit", 3, 30)
+    _bool_option(opts, "strength_after_attack")
+    if opts["alignment"] not in ("good", "evil"):
+        raise InvalidAction("option 'alignment' must be 'good' or 'evil'")
+    if opts["deck"] is not None:
+        deck = opts["deck"]
+        if not isinstance(deck, (list, tuple)) or not all(isinstance(c, str) for c in deck):
+            raise InvalidAction("the stacked deck must be a list of card codes")
+        codes = [c.strip().upper() for c in deck]
+        for code in codes:
+            if not is_card_code(code):
+                raise InvalidAction(f"{code!r} is not a card code")
+        needed = 2 * opts["rows"] * opts["cols"]
+        if len(codes) < needed:
+            # 13.1: any composition, but enough for one level (the Hand Deck may start empty).
+            raise InvalidAction(f"the stacked deck needs at least {needed} cards (two per chamber)")
+        opts["deck"] = codes
+    return opts
+
+
+def new_state(seed: int, seat: str, options: dict | None) -> dict:
+    opts = check_options(options)
+    if opts["deck"] is not None:
+        deck = list(opts["deck"])
+    else:
+        jokers = 2 * opts["decks"] if opts["jokers"] else 0
+        full = standard_deck(jokers=jokers, decks=opts["decks"])
+        if not opts["jokers"]:
+            full = [c for c in full if c != "JK"]
+        deck = shuffled(full, seeded_rng(seed, "shuffle", 0))
+    rows, cols = opts["rows"], opts["cols"]
+    state = {
+        "seat": seat,
+        "options": opts,
+        "seed": seed,
+        "status": "playing",
+        "phase": "start_level",
+        "level": 1,
+        "life": opts["max_life"],
+        "base_max_life": opts["max_life"],
+        "genie_life_bonus": 0,
+        "max_life": opts["max_life"],
+        "hand_deck": deck,
+        "known_top": 0,
+        "grid": [[empty_cell() for _ in range(cols)] for _ in range(rows)],
+        "level_effects": fresh_effects(),
+        "position": None,
+        "inventory": [],
+        "encounter": None,
+        "battle": None,
+        "pending": [],
+        "decision": None,
+        "counters": {"turns": 0, "chambers_cleared": 0, "rounds": 0, "spells_cast": 0, "life_lost": 0},
+        "log": [],
+    }
+    log(state, f"You enter Hebrac's Dungeon with {state['life']} life.")
+    deal_level(state)
+    return state
+
+
+def empty_cell() -> dict:
+    return {
+        "enemy": None,
+        "enemy_up": False,
+        "enemy_seen": False,
+        "treasure": None,
+        "treasure_up": False,
+        "visited": False,
+        "robbed": False,
+    }
+
+
+def fresh_effects() -> dict:
+    return {"anti_magic": False, "curse": False, "enemies_revealed": False, "treasures_revealed": False}
+
+
+def deal_level(state: dict) -> None:
+    """Deal a level from the top of the Hand Deck: treasures in reading order, then enemies (R2)."""
+    grid = state["grid"]
+    cells = [cell for row in grid for cell in row]
+    for cell in cells:
+        cell.clear()
+        cell.update(empty_cell())
+        cell["treasure"] = draw(state)
+    for cell in cells:
+        cell["enemy"] = draw(state)
+    log(state, f"Level {state['level']} is dealt: {len(cells)} chambers, every card face down.")
+
+
+# --- copying -----------------------------------------------------------------------------------
+
+
+def _deep(value):
+    if isinstance(value, dict):
+        return {k: _deep(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_deep(v) for v in value]
+    return value
+
+
+def clone(state: dict) -> dict:
+    """A copy safe to mutate: every mutable part is new, except log entries (never mutated)."""
+    new = dict(state)
+    new["options"] = _deep(state["options"])
+    new["hand_deck"] = list(state["hand_deck"])
+    new["grid"] = [[dict(cell) for cell in row] for row in state["grid"]]
+    new["level_effects"] = dict(state["level_effects"])
+    new["inventory"] = list(state["inventory"])
+    new["counters"] = dict(state["counters"])
+    new["log"] = list(state["log"])
+    for key in ("position", "encounter", "battle", "pending", "decision"):
+        new[key] = _deep(state[key])
+    return new
+
+
+def deep_copy(state: dict) -> dict:
+    return _deep(state)
+
+
+# --- the log -----------------------------------------------------------------------------------
+
+
+def log(state: dict, text: str, *, private: bool = False) -> None:
+    """Record an event. ``private`` entries carry what only the player may know (13.3)."""
+    state["log"].append({"text": text, "private": private})
+
+
+# --- the Hand Deck -------------------------------------------------------------------------------
+
+
+def draw(state: dict) -> str:
+    """Take the top card of the Hand Deck (the caller checks it is not empty)."""
+    if state["known_top"]:
+        state["known_top"] -= 1
+    return state["hand_deck"].pop(0)
+
+
+def under(state: dict, card: str) -> None:
+    """Put a used card under the Hand Deck (4.5)."""
+    state["hand_deck"].append(card)
+
+
+# --- chambers ----------------------------------------------------------------------------------
+
+
+def cell_at(state: dict, pos) -> dict:
+    return state["grid"][pos[0] - 1][pos[1] - 1]
+
+
+def in_grid(state: dict, pos) -> bool:
+    return 1 <= pos[0] <= len(state["grid"]) and 1 <= pos[1] <= len(state["grid"][0])
+
+
+def positions(state: dict) -> list[list[int]]:
+    """Every chamber of the level, in reading order."""
+    return [[r + 1, c + 1] for r in range(len(state["grid"])) for c in range(len(state["grid"][0]))]
+
+
+def chamber_count(state: dict) -> int:
+    return len(state["grid"]) * len(state["grid"][0])
+
+
+def is_cleared(cell: dict) -> bool:
+    return cell["enemy"] is None and cell["treasure"] is None
+
+
+def cleared_count(state: dict) -> int:
+    return sum(1 for row in state["grid"] for cell in row if is_cleared(cell))
+
+
+def descent_threshold(state: dict) -> int:
+    """Chambers that must be cleared before an optional descent: half, rounded up (4.4)."""
+    return math.ceil(chamber_count(state) / 2)
+
+
+def name(pos) -> str:
+    return f"({pos[0]},{pos[1]})"
+
+
+def take_enemy(state: dict, pos) -> str:
+    """Remove the chamber's enemy card; a chamber left empty counts as cleared (C, 13.7)."""
+    cell = cell_at(state, pos)
+    card = cell["enemy"]
+    cell["enemy"] = None
+    cell["enemy_up"] = False
+    cell["enemy_seen"] = False
+    if cell["treasure"] is None:
+        state["counters"]["chambers_cleared"] += 1
+    return card
+
+
+def take_treasure(state: dict, pos) -> str:
+    cell = cell_at(state, pos)
+    card = cell["treasure"]
+    cell["treasure"] = None
+    cell["treasure_up"] = False
+    if cell["enemy"] is None:
+        state["counters"]["chambers_cleared"] += 1
+    return card
+
+
+def enemy_label(state: dict, pos) -> str:
+    """The enemy as the public may name it: its code when face up, else 'a face-down card'."""
+    cell = cell_at(state, pos)
+    return cell["enemy"] if cell["enemy_up"] else "a face-down card"
+
+
+def treasure_label(state: dict, pos) -> str:
+    cell = cell_at(state, pos)
+    return cell["treasure"] if cell["treasure_up"] else "a face-down treasure"
+
+
+# --- life --------------------------------------------------------------------------------------
+
+
+def refresh_max_life(state: dict) -> None:
+    """Max = base + 5 with the Ruby + the Genies of Life (R36); life is clamped, never raised."""
+    state["max_life"] = (
+        state["base_max_life"] + (5 if "AH" in state["inventory"] else 0) + state["genie_life_bonus"]
+    )
+    if state["life"] > state["max_life"]:
+        state["life"] = state["max_life"]
+
+
+def heal(state: dict, amount: int) -> int:
+    before = state["life"]
+    state["life"] = min(state["max_life"], before + amount)
+    return state["life"] - before
+
+
+def lose_life(state: dict, amount: int) -> None:
+    """Lose life; at 0 or below the game ends at once in death (1.3, 4.6)."""
+    state["life"] -= amount
+    state["counters"]["life_lost"] += amount
+    check_death(state)
+
+
+def check_death(state: dict) -> None:
+    if state["life"] <= 0 and state["status"] == "playing":
+        state["life"] = 0
+        end(state, "dead")
+
+
+def end(state: dict, status: str) -> None:
+    state["status"] = status
+    state["phase"] = "over"
+    text = {
+        "won": "You hold the four legendary treasures: victory!",
+        "dead": "Your life drops to 0: you die in Hebrac's Dungeon.",
+        "stranded": "The Hand Deck cannot supply the cards needed: you are stranded.",
+        "resigned": "You give up the quest.",
+    }[status]
+    log(state, text)
+
+
+def playing(state: dict) -> bool:
+    return state["status"] == "playing"
+
+
+def remove_from_inventory(state: dict, card: str) -> None:
+    """Remove the earliest-acquired copy of ``card`` (copies are identical)."""
+    state["inventory"].remove(card)
+    if card == "AH":
+        refresh_max_life(state)
+
+
+def holds_all_legendary(state: dict) -> bool:
+    inventory = state["inventory"]
+    return all(ace in inventory for ace in data.LEGENDARY)

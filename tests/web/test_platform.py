@@ -1,0 +1,316 @@
+"""The platform through Flask's test client: lobby, seats, CSRF, versions, errors, restart safety."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+import rules_engine
+from rules_engine.cards import standard_deck
+from webapp import create_app
+from webapp import play
+
+S1_HEAD = "5C 8D 3H 9S 7D KS JS QH 6S".split()
+S1_DECK = S1_HEAD + [c for c in standard_deck() if c not in S1_HEAD]
+
+
+def stored_state(store, game_id):
+    return store.load(game_id).snapshot
+
+
+class TestLobby:
+    def test_lists_all_five_games_with_play_buttons_only_where_playable(self, seat_client):
+        player = seat_client()
+        body = player.get("/").get_data(as_text=True)
+        for title in ["Shuffle and Doom!", "Clear the Dungeon", "Hebrac&#39;s Dungeon", "Dungeon Cards", "The Dungeon of Doom"]:
+            assert title in body
+        assert 'value="shuffle-and-doom"' in body
+        assert body.count("Being built") + body.count('name="game"') == 5
+
+    def test_no_dead_links(self, seat_client):
+        player = seat_client()
+        body = player.get("/").get_data(as_text=True)
+        links = set(re.findall(r'href="(/[^"]*)"', body))
+        assert links
+        for link in links:
+            response = player.http.get(link)
+            response.close()
+            assert response.status_code == 200, link
+
+    def test_how_to_play_page(self, seat_client):
+        body = seat_client().get("/how-to-play/shuffle-and-doom").get_data(as_text=True)
+        assert "How to play" in body and "trap" in body.lower()
+
+    def test_unknown_how_to_play_is_404(self, seat_client):
+        assert seat_client().get("/how-to-play/chess").status_code == 404
+
+    def test_security_headers(self, seat_client):
+        response = seat_client().get("/")
+        csp = response.headers["Content-Security-Policy"]
+        assert "script-src 'self'" in csp and "unsafe-inline" not in csp
+        assert response.headers["X-Content-Type-Options"] == "nosniff"
+        assert "<script>" not in response.get_data(as_text=True)  # no inline script anywhere
+
+
+class TestCreate:
+    def test_create_redirects_and_gives_a_scoped_httponly_seat_cookie(self, seat_client):
+        player = seat_client()
+        player.get("/")
+        response = player.http.post("/games", data={"game": "shuffle-and-doom", "csrf_token": player.csrf})
+        assert response.status_code == 303
+        game_id = response.headers["Location"].rsplit("/", 1)[-1]
+        assert len(game_id) >= 22
+        cookie = response.headers["Set-Cookie"]
+        assert "HttpOnly" in cookie and f"Path=/g/{game_id}" in cookie and "SameSite=Lax" in cookie
+
+    def test_options_reach_the_engine(self, seat_client, store):
+        player = seat_client()
+        game_id = player.start(size="5", base_stats_7="on")
+        record = store.load(game_id)
+        assert record.options["size"] == 5 and record.options["base_stats_7"] is True
+        assert record.options["flat_consumables"] is False
+
+    @pytest.mark.parametrize("size", ["3", "27", "seven", "-1"])
+    def test_bad_size_is_a_readable_400(self, seat_client, size, store):
+        player = seat_client()
+        player.get("/")
+        response = player.http.post("/games", data={"game": "shuffle-and-doom", "csrf_token": player.csrf, "size": size})
+        assert response.status_code == 400
+        assert "Grid size" in response.get_data(as_text=True)
+        assert store.count_games() == 0
+
+    def test_bad_stacked_deck_is_a_readable_400(self, seat_client):
+        player = seat_client()
+        player.get("/")
+        response = player.http.post(
+            "/games", data={"game": "shuffle-and-doom", "csrf_token": player.csrf, "deck": "AS AS KH"}
+        )
+        assert response.status_code == 400
+
+    def test_unbuilt_or_unknown_game_is_404(self, seat_client):
+        player = seat_client()
+        player.get("/")
+        for slug in ["chess", ""]:
+            response = player.http.post("/games", data={"game": slug, "csrf_token": player.csrf})
+            assert response.status_code == 404
+
+    def test_create_without_csrf_is_refused(self, seat_client, store):
+        player = seat_client()
+        response = player.http.post("/games", data={"game": "shuffle-and-doom"})
+        assert response.status_code == 400
+        assert store.count_games() == 0
+
+
+class TestActing:
+    def start_s1(self, seat_client):
+        player = seat_client()
+        player.start(size="4", deck=S1_DECK)
+        return player
+
+    def test_whole_s2_game_through_http(self, seat_client, store):
+        player = seat_client()
+        player.start(size="4", deck=S1_HEAD)
+        for action in [
+            {"type": "choose_stat_set", "set": "top"},
+            {"type": "assign_diamond_bonus", "card": "8D", "stat": "attack"},
+            {"type": "attack", "card": "6S"},
+            {"type": "move", "dir": "E"}, {"type": "move", "dir": "E"}, {"type": "move", "dir": "E"},
+            {"type": "move", "dir": "S"}, {"type": "move", "dir": "S"}, {"type": "move", "dir": "S"},
+            {"type": "exit"},
+        ]:
+            response = player.act(action)
+            assert response.status_code == 200, response.get_data(as_text=True)
+        body = response.get_data(as_text=True)
+        assert "Game over" in body and "Play the same deal again" in body
+        record = store.load(player.game_id)
+        assert record.result["reason"] == "exited" and record.result["score"] == 8
+        assert record.version == 10
+
+    def test_fragment_response_is_the_board_and_the_announcer(self, seat_client):
+        player = self.start_s1(seat_client)
+        body = player.act({"type": "choose_stat_set", "set": "top"}).get_data(as_text=True)
+        assert body.lstrip().startswith("<section id=\"game\"")
+        assert 'id="announcer"' in body and 'hx-swap-oob="innerHTML"' in body
+        assert "<html" not in body
+
+    def test_without_javascript_a_post_redirects_to_the_page(self, seat_client):
+        player = self.start_s1(seat_client)
+        response = player.act({"type": "choose_stat_set", "set": "top"}, htmx=False)
+        assert response.status_code == 303
+        assert response.headers["Location"].endswith(f"/g/{player.game_id}")
+
+    def test_stale_version_is_409_and_changes_nothing(self, seat_client, store):
+        player = self.start_s1(seat_client)
+        player.act({"type": "choose_stat_set", "set": "top"})
+        before = stored_state(store, player.game_id)
+        response = player.act({"type": "assign_diamond_bonus", "card": "8D", "stat": "attack"}, version=0)
+        assert response.status_code == 409
+        assert "moved on" in response.get_data(as_text=True)
+        assert stored_state(store, player.game_id) == before
+
+    def test_replayed_action_is_409(self, seat_client, store):
+        player = self.start_s1(seat_client)
+        first = player.act({"type": "choose_stat_set", "set": "top"}, version=0)
+        assert first.status_code == 200
+        again = player.act({"type": "choose_stat_set", "set": "top"}, version=0)
+        assert again.status_code == 409
+        assert store.load(player.game_id).version == 1
+
+    def test_illegal_action_is_422_with_the_reason(self, seat_client, store):
+        player = self.start_s1(seat_client)
+        before = stored_state(store, player.game_id)
+        response = player.act({"type": "move", "dir": "E"})
+        assert response.status_code == 422
+        assert response.headers["HX-Retarget"] == "#flash"
+        assert "Not allowed" in response.get_data(as_text=True)
+        assert stored_state(store, player.game_id) == before
+
+    @pytest.mark.parametrize(
+        "raw",
+        ["not json", "[]", '{"dir": "E"}', '{"type": "fly"}', '{"type": "move", "dir": 7}', "1" * 3000],
+    )
+    def test_malformed_action_is_400(self, seat_client, store, raw):
+        player = self.start_s1(seat_client)
+        before = stored_state(store, player.game_id)
+        response = player.http.post(
+            f"/g/{player.game_id}/act",
+            data={"csrf_token": player.csrf, "version": "0", "action": raw},
+            headers={"HX-Request": "true"},
+        )
+        assert response.status_code == 400, response.get_data(as_text=True)
+        assert stored_state(store, player.game_id) == before
+
+    def test_missing_version_is_400(self, seat_client):
+        player = self.start_s1(seat_client)
+        response = player.http.post(
+            f"/g/{player.game_id}/act",
+            data={"csrf_token": player.csrf, "action": json.dumps({"type": "choose_stat_set", "set": "top"})},
+        )
+        assert response.status_code == 400
+
+    def test_oversized_payload_is_413(self, seat_client, store):
+        player = self.start_s1(seat_client)
+        response = player.http.post(
+            f"/g/{player.game_id}/act",
+            data={"csrf_token": player.csrf, "version": "0", "action": "x" * 40_000},
+        )
+        assert response.status_code == 413
+        assert store.load(player.game_id).version == 0
+
+    def test_missing_or_wrong_csrf_is_refused(self, seat_client, store):
+        player = self.start_s1(seat_client)
+        for csrf in ["", "forged"]:
+            response = player.act({"type": "choose_stat_set", "set": "top"}, csrf=csrf)
+            assert response.status_code == 400
+        assert store.load(player.game_id).version == 0
+
+    def test_spectator_sees_the_game_without_controls_and_cannot_act(self, seat_client, store):
+        player = self.start_s1(seat_client)
+        watcher = seat_client()
+        body = watcher.watch(player.game_id).get_data(as_text=True)
+        assert "Watching live" in body
+        assert 'name="action"' not in body and 'class="play"' not in body
+        response = watcher.act({"type": "choose_stat_set", "set": "top"})
+        assert response.status_code == 403
+        assert "watching" in response.get_data(as_text=True)
+        assert store.load(player.game_id).version == 0
+
+    def test_another_games_seat_cannot_act(self, seat_client, store):
+        player = self.start_s1(seat_client)
+        other = self.start_s1(seat_client)
+        # The other player's cookie is scoped to its own game: here it is a spectator.
+        other.game_id = player.game_id
+        other.get(f"/g/{player.game_id}")
+        assert other.act({"type": "choose_stat_set", "set": "top"}).status_code == 403
+
+    def test_unknown_game_is_404_everywhere(self, seat_client):
+        player = self.start_s1(seat_client)
+        assert player.get("/g/nope").status_code == 404
+        assert player.get("/g/nope/board").status_code == 404
+        player.game_id = "nope"
+        assert player.act({"type": "exit"}).status_code == 404
+
+    def test_board_fragment_for_spectators(self, seat_client):
+        player = self.start_s1(seat_client)
+        watcher = seat_client()
+        watcher.game_id = player.game_id
+        response = watcher.board()
+        assert response.status_code == 200
+        assert response.headers["Vary"].startswith("HX-Request")
+        assert 'class="play"' not in response.get_data(as_text=True)
+
+
+class TestRestartAndReplay:
+    def test_a_new_server_process_resumes_the_game_exactly(self, seat_client, db_url):
+        player = seat_client()
+        player.start(size="4", deck=S1_DECK)
+        player.act({"type": "choose_stat_set", "set": "top"})
+        player.act({"type": "assign_diamond_bonus", "card": "8D", "stat": "attack"})
+        before = player.get(f"/g/{player.game_id}").get_data(as_text=True)
+
+        restarted = create_app({"TESTING": True, "DATABASE_URL": db_url})
+        client = restarted.test_client()
+        client.set_cookie("delve_seat", player.http.get_cookie("delve_seat", path=f"/g/{player.game_id}").value, path=f"/g/{player.game_id}")
+        after = client.get(f"/g/{player.game_id}").get_data(as_text=True)
+        strip = lambda html: re.sub(r'name="csrf_token" value="[^"]+"|"X-CSRF-Token": "[^"]+"', "", html)
+        assert strip(after) == strip(before)
+        assert "Attack 6" in after
+
+    def test_replaying_the_log_equals_the_stored_snapshot(self, seat_client, store):
+        player = seat_client()
+        player.start(size="4", deck=S1_HEAD)
+        for action in [
+            {"type": "choose_stat_set", "set": "side"},
+            {"type": "assign_diamond_bonus", "card": "7D", "stat": "health"},
+        ]:
+            player.act(action)
+        rules = rules_engine.get("shuffle-and-doom")
+        assert rules.dump(play.replay(store, player.game_id)) == store.load(player.game_id).snapshot
+
+    def test_action_log_has_no_gaps(self, seat_client, store):
+        player = seat_client()
+        player.start(size="4", deck=S1_HEAD)
+        player.act({"type": "choose_stat_set", "set": "top"})
+        player.act({"type": "choose_stat_set", "set": "top"}, version=0)  # stale
+        player.act({"type": "assign_diamond_bonus", "card": "8D", "stat": "attack"})
+        assert [seq for seq, _seat, _a in store.actions(player.game_id)] == [1, 2]
+
+
+class TestRematch:
+    def finish(self, seat_client):
+        player = seat_client()
+        player.start(size="4", deck=S1_HEAD)
+        for action in [
+            {"type": "choose_stat_set", "set": "top"},
+            {"type": "assign_diamond_bonus", "card": "8D", "stat": "attack"},
+            {"type": "attack", "card": "6S"},
+            *[{"type": "move", "dir": d} for d in "EEESSS"],
+            {"type": "exit"},
+        ]:
+            player.act(action)
+        return player
+
+    def test_same_deal_after_the_end(self, seat_client, store):
+        player = self.finish(seat_client)
+        response = player.http.post(f"/g/{player.game_id}/rematch", data={"csrf_token": player.csrf})
+        assert response.status_code == 303
+        new_id = response.headers["Location"].rsplit("/", 1)[-1]
+        old, new = store.load(player.game_id), store.load(new_id)
+        assert new.seed == old.seed and new.options == old.options and new.version == 0
+        body = player.get(f"/g/{new_id}").get_data(as_text=True)
+        assert 'class="play"' in body  # the new game's seat belongs to whoever asked
+
+    def test_same_deal_refused_while_running(self, seat_client):
+        player = seat_client()
+        player.start(size="4", deck=S1_DECK)
+        response = player.http.post(f"/g/{player.game_id}/rematch", data={"csrf_token": player.csrf})
+        assert response.status_code == 409
+
+    def test_new_game_same_options_new_seed(self, seat_client, store):
+        player = self.finish(seat_client)
+        response = player.http.post(f"/g/{player.game_id}/new", data={"csrf_token": player.csrf})
+        new_id = response.headers["Location"].rsplit("/", 1)[-1]
+        assert store.load(new_id).options == store.load(player.game_id).options
+        assert store.load(new_id).seed != store.load(player.game_id).seed

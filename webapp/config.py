@@ -1,0 +1,66 @@
+"""Configuration from environment variables, in one place.
+
+| variable | meaning | default |
+|---|---|---|
+| `DATABASE_URL` | any SQLAlchemy URL | SQLite file `instance/delve.sqlite3` |
+| `SECRET_KEY` | signs the session (CSRF) cookie | a random key kept in `instance/secret_key` (development); required when `DELVE_ENV=production` |
+| `DELVE_ENV` | `development` or `production` | `development` |
+| `COOKIE_SECURE` | `1` marks cookies `Secure` (serve behind HTTPS) | `1` in production, else `0` |
+| `SOCKETIO_MESSAGE_QUEUE` | Redis URL shared by several server processes | none (one process) |
+| `LOG_LEVEL` | Python logging level | `INFO` |
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+INSTANCE_DIR = Path(os.environ.get("DELVE_INSTANCE_DIR", PROJECT_ROOT / "instance"))
+
+
+class ConfigError(RuntimeError):
+    """The configuration cannot work; the message says what to set."""
+
+
+def _flag(name: str, default: bool) -> bool:
+    raw = os.environ.get(name)
+    if raw is None or raw == "":
+        return default
+    return raw.strip().lower() in {"1", "true", "yes", "on"}
+
+
+def _development_secret_key() -> str:
+    INSTANCE_DIR.mkdir(parents=True, exist_ok=True)
+    path = INSTANCE_DIR / "secret_key"
+    if not path.exists():
+        path.write_text(secrets.token_urlsafe(48))
+        path.chmod(0o600)
+    return path.read_text().strip()
+
+
+def from_environment() -> dict:
+    """The Flask config mapping the environment asks for; raises ConfigError if it cannot work."""
+    env = os.environ.get("DELVE_ENV", "development").strip().lower()
+    if env not in {"development", "production"}:
+        raise ConfigError(f"DELVE_ENV must be 'development' or 'production', not {env!r}")
+    production = env == "production"
+    secret = os.environ.get("SECRET_KEY", "")
+    if not secret:
+        if production:
+            raise ConfigError("SECRET_KEY must be set when DELVE_ENV=production (e.g. `python -c 'import secrets; print(secrets.token_urlsafe(48))'`)")
+        secret = _development_secret_key()
+    database_url = os.environ.get("DATABASE_URL") or f"sqlite:///{INSTANCE_DIR / 'delve.sqlite3'}"
+    return {
+        "DELVE_ENV": env,
+        "SECRET_KEY": secret,
+        "DATABASE_URL": database_url,
+        "SESSION_COOKIE_SECURE": _flag("COOKIE_SECURE", production),
+        "SESSION_COOKIE_HTTPONLY": True,
+        "SESSION_COOKIE_SAMESITE": "Lax",
+        "SOCKETIO_MESSAGE_QUEUE": os.environ.get("SOCKETIO_MESSAGE_QUEUE") or None,
+        "LOG_LEVEL": os.environ.get("LOG_LEVEL", "INFO").upper(),
+        # An action form is a few hundred bytes; anything near this limit is not one of ours.
+        "MAX_CONTENT_LENGTH": 16 * 1024,
+    }

@@ -1,0 +1,43 @@
+"""Every error a person can meet gets a readable page, or a message in the page's flash area."""
+
+from __future__ import annotations
+
+import logging
+
+from flask import Flask, make_response, render_template, request
+from werkzeug.exceptions import HTTPException
+
+log = logging.getLogger("delve.errors")
+
+FRIENDLY = {
+    400: "That request could not be understood.",
+    403: "You cannot do that here.",
+    404: "There is nothing at this address.",
+    405: "That is not something you can do at this address.",
+    409: "That conflicts with the current state of the game.",
+    413: "That request is far larger than any of ours.",
+    422: "The rules do not allow that now.",
+}
+
+
+def _render(status: int, message: str):
+    if request.headers.get("HX-Request") == "true":
+        response = make_response(render_template("_flash.html", message=message, status=status), status)
+        # The board stays as it is; only the flash area shows the message.
+        response.headers["HX-Retarget"] = "#flash"
+        response.headers["HX-Reswap"] = "innerHTML"
+        return response
+    return make_response(render_template("error.html", message=message, status=status), status)
+
+
+def init_app(app: Flask) -> None:
+    @app.errorhandler(HTTPException)
+    def http_error(error: HTTPException):
+        status = error.code or 500
+        description = error.description if error.description and error.description != type(error).description else None
+        return _render(status, description or FRIENDLY.get(status, "Something went wrong."))
+
+    @app.errorhandler(Exception)
+    def unexpected(error: Exception):
+        log.exception("unhandled error on %s %s", request.method, request.path)
+        return _render(500, "Something went wrong on our side. The game is safe: reload the page to carry on.")

@@ -1,0 +1,160 @@
+"""Playing a stored game: load it, apply one seat's action through the rules, store it, and
+present the legal actions as buttons. No rule is decided here."""
+
+from __future__ import annotations
+
+import json
+import secrets
+from dataclasses import dataclass
+
+import rules_engine
+
+from . import seats as seat_tokens
+from .store import GameRecord, Store
+
+# The one seat of a solo game.
+SOLO_SEAT = "p1"
+MAX_ACTION_BYTES = 2048
+
+MOVE_KEYS = {"N": ("ArrowUp", "w"), "E": ("ArrowRight", "d"), "S": ("ArrowDown", "s"), "W": ("ArrowLeft", "a")}
+# Choice keys: digits first, then letters that are not movement keys.
+CHOICE_KEYS = list("123456789") + [c for c in "0qerftgyhjuiklzxcvbnmop" if c not in "wasd"]
+
+
+@dataclass
+class LoadedGame:
+    record: GameRecord
+    rules: object
+    state: dict
+
+    @property
+    def id(self) -> str:
+        return self.record.id
+
+    @property
+    def version(self) -> int:
+        return self.record.version
+
+
+def load_game(store: Store, game_id: str) -> LoadedGame | None:
+    if not isinstance(game_id, str) or len(game_id) > 64:
+        return None
+    record = store.load(game_id)
+    if record is None:
+        return None
+    rules = rules_engine.get(record.slug)
+    return LoadedGame(record, rules, rules.load(record.snapshot))
+
+
+def start_game(store: Store, slug: str, options: dict, *, seed: int | None = None, name: str = "Adventurer"):
+    """Create a solo game; returns (game id, the seat's token). Raises InvalidAction for bad options."""
+    rules = rules_engine.get(slug)
+    seed = secrets.randbits(62) if seed is None else seed
+    state = rules.new_game(seed=seed, players=[SOLO_SEAT], options=options)
+    token = seat_tokens.new_token()
+    game_id = store.create_game(
+        slug=slug,
+        options=options,
+        seed=seed,
+        players=[SOLO_SEAT],
+        snapshot=rules.dump(state),
+        seat_tokens={SOLO_SEAT: (name, seat_tokens.hash_token(token))},
+    )
+    return game_id, token
+
+
+def parse_action(raw: str | None) -> dict:
+    """The action a form posted, as a dict; InvalidAction if it is not a JSON object."""
+    if not raw:
+        raise rules_engine.InvalidAction("No action was sent.")
+    if len(raw) > MAX_ACTION_BYTES:
+        raise rules_engine.InvalidAction("That action is too large to be one of ours.")
+    try:
+        action = json.loads(raw)
+    except ValueError:
+        raise rules_engine.InvalidAction("That action is not readable.") from None
+    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+        raise rules_engine.InvalidAction("An action needs a type.")
+    return action
+
+
+def action_from_form(form) -> dict:
+    """The action a form posted: the ``action`` field's JSON, or one composed from ``compose``
+    (the type) and ``a_<param>`` fields (whole numbers become ints) for choices made with inputs."""
+    if form.get("action"):
+        return parse_action(form.get("action"))
+    kind = form.get("compose")
+    if not kind:
+        raise rules_engine.InvalidAction("No action was sent.")
+    action: dict = {"type": str(kind)[:64]}
+    for name, value in form.items():
+        if name.startswith("a_") and len(name) <= 34:
+            value = str(value)[:64]
+            action[name[2:]] = int(value) if value.lstrip("-").isdigit() else value
+    return action
+
+
+def act(store: Store, game: LoadedGame, seat: str, action: dict) -> tuple[int, dict]:
+    """Apply and persist one action based on ``game.version``; returns (new version, new state).
+
+    Raises InvalidAction / IllegalAction (nothing stored) or StaleVersion (someone else's action
+    landed first)."""
+    new_state = game.rules.apply(game.state, seat, action)
+    version = store.append(
+        game.id,
+        expected_version=game.version,
+        seat=seat,
+        action=action,
+        snapshot=game.rules.dump(new_state),
+        result=game.rules.result(new_state),
+    )
+    return version, new_state
+
+
+def replay(store: Store, game_id: str) -> dict:
+    """The state rebuilt from seed, options and the action log alone (the snapshot is only a cache)."""
+    record = store.load(game_id)
+    rules = rules_engine.get(record.slug)
+    state = rules.new_game(seed=record.seed, players=record.players, options=record.options)
+    for _seq, seat, action in store.actions(game_id):
+        state = rules.apply(state, seat, action)
+    return state
+
+
+@dataclass(frozen=True)
+class ActionButton:
+    action: dict
+    label: str
+    key: str | None
+    alt_key: str | None = None
+
+    @property
+    def json(self) -> str:
+        return json.dumps(self.action, separators=(",", ":"), sort_keys=True)
+
+    @property
+    def dom_id(self) -> str:
+        """A stable element id, so htmx keeps keyboard focus on the same action across swaps."""
+        parts = [str(self.action[k]) for k in sorted(self.action) if k != "type"]
+        raw = "-".join([self.action["type"], *parts])
+        return "act-" + "".join(ch if ch.isalnum() else "-" for ch in raw)
+
+    def get(self, name, default=None):
+        return self.action.get(name, default)
+
+
+def action_buttons(game: LoadedGame, seat: str | None) -> list[ActionButton]:
+    """This seat's legal actions with readable labels and keyboard shortcuts (none for spectators)."""
+    if seat is None:
+        return []
+    label_of = getattr(game.rules, "action_label", None)
+    buttons = []
+    choices = iter(CHOICE_KEYS)
+    for action in game.rules.legal_actions(game.state, seat):
+        label = label_of(game.state, action) if label_of else action["type"].replace("_", " ").capitalize()
+        if action.get("type") == "move" and action.get("dir") in MOVE_KEYS:
+            key, alt = MOVE_KEYS[action["dir"]]
+        else:
+            key, alt = next(choices, None), None
+        buttons.append(ActionButton(action, label, key, alt))
+    return buttons

@@ -1,0 +1,43 @@
+"""Jinja filters shared by every game's templates."""
+
+from __future__ import annotations
+
+import re
+
+from flask import Flask
+from markupsafe import Markup, escape
+
+from rules_engine.cards import SUIT_SYMBOLS, Card
+
+CARD_CODE = re.compile(r"\b(10|[2-9AJQK])([SHDC])\b")
+
+KEY_NAMES = {"ArrowUp": "↑", "ArrowDown": "↓", "ArrowLeft": "←", "ArrowRight": "→", "Enter": "⏎"}
+
+
+def card(code: str) -> Card:
+    return Card.parse(code)
+
+
+def keyname(key: str) -> str:
+    return KEY_NAMES.get(key, key.upper())
+
+
+def pretty_cards(text: str) -> Markup:
+    """Log text with card codes shown as rank and coloured suit symbol ("QS" -> "Q♠").
+
+    >>> str(pretty_cards("QS hits <b>"))
+    'Q<span class="suit black">♠</span> hits &lt;b&gt;'
+    """
+
+    def symbol(match: re.Match) -> str:
+        rank, suit = match.groups()
+        colour = "red" if suit in "HD" else "black"
+        return f'{rank}<span class="suit {colour}">{SUIT_SYMBOLS[suit]}</span>'
+
+    return Markup(CARD_CODE.sub(symbol, str(escape(text))))
+
+
+def init_app(app: Flask) -> None:
+    app.jinja_env.filters["pretty_cards"] = pretty_cards
+    app.jinja_env.filters["card"] = card
+    app.jinja_env.filters["keyname"] = keyname
