@@ -537,7 +537,8 @@ def legal_actions(state: dict, seat: str) -> list[dict]:
             targets = _retreat_targets(s)
             for keep in modes:
                 for to in targets:
-                    out.append({"type": "retreat", "to": list(to), "keep": True} if keep else {"type": "retreat", "to": list(to)})
+                    retreat = {"type": "retreat", "to": list(to)}
+                    out.append({**retreat, "keep": True} if keep else retreat)
     for card in s["hand"]:
         out.append({"type": "drink" if card["kind"] == "potion" else "read", "card": card["code"]})
     return out
@@ -979,7 +980,11 @@ def view(state: dict, seat: str | None) -> dict:
         "gold_pile": [dict(card) for card in s["gold_pile"]],
         "encounter": encounter,
         "suspended": [
-            {"room": sus["room"], "cards": [_card_view(card) for card in sus["cards"]], "attacked_yet": sus["attacked_yet"]}
+            {
+                "room": sus["room"],
+                "cards": [_card_view(card) for card in sus["cards"]],
+                "attacked_yet": sus["attacked_yet"],
+            }
             for sus in s["suspended"]
         ],
         "draw_count": len(s["draw"]),

@@ -78,7 +78,7 @@ def all_cards(state: dict) -> list[str]:
         cards.append(turn["movement_card"])
     combat = state["combat"]
     if combat:
-        if combat["boss_card"] is not None:
+        if combat["boss_on_table"]:
             cards.append(combat["boss_card"])
         cards += combat["table"]
         if combat["dash"] and combat["dash"]["card"]:

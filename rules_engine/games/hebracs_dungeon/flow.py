@@ -11,7 +11,9 @@ from . import battle, data, treasures
 from .state import (
     cell_at,
     chamber_count,
+    cleared_count,
     deal_level,
+    descent_threshold,
     empty_cell,
     end,
     fresh_effects,
@@ -113,8 +115,6 @@ def descend(state: dict) -> None:
 
 
 def can_descend(state: dict) -> bool:
-    from .state import cleared_count, descent_threshold
-
     return cleared_count(state) >= descent_threshold(state)
 
 

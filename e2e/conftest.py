@@ -1,0 +1,171 @@
+"""Browser tests: Debian's Chromium (Playwright cannot download browsers here) against a live
+server started the production way, with gunicorn, on a free port and a fresh SQLite file."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+
+ROOT = Path(__file__).resolve().parent.parent
+ARTIFACTS = ROOT / "test-artifacts"
+CHROMIUM = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium")
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if "/e2e/" in str(item.fspath):
+            item.add_marker(pytest.mark.e2e)
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    if not CHROMIUM:
+        pytest.fail("Debian's chromium is not installed: run scripts/test.sh, which installs it")
+    return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_ARGS}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class LiveServer:
+    """gunicorn serving webapp.wsgi:app on a fresh SQLite file; can be killed and restarted."""
+
+    def __init__(self, workdir: Path):
+        self.workdir = workdir
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log_path = workdir / "server.log"
+        self.process = None
+
+    def start(self):
+        env = {
+            **os.environ,
+            "DATABASE_URL": f"sqlite:///{self.workdir / 'delve.sqlite3'}",
+            "DELVE_INSTANCE_DIR": str(self.workdir),
+            "SECRET_KEY": "e2e-secret",
+            "LOG_LEVEL": "WARNING",
+        }
+        log = open(self.log_path, "ab")
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "-w", "1", "--threads", "50", "--no-control-socket",
+             "-b", f"127.0.0.1:{self.port}", "webapp.wsgi:app"],
+            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+        )
+        log.close()
+        deadline = time.time() + 30
+        while time.time() < deadline:
+            try:
+                with urllib.request.urlopen(self.url + "/healthz", timeout=1) as response:
+                    if response.status == 200:
+                        return self
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError("the live server did not start:\n" + self.log_path.read_text())
+
+    def kill(self):
+        if self.process and self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait(10)
+
+    def stop(self):
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(15)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+@pytest.fixture(scope="session")
+def live_server(tmp_path_factory):
+    server = LiveServer(tmp_path_factory.mktemp("live")).start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def base_url(live_server):
+    return live_server.url
+
+
+@pytest.fixture
+def console_errors(page):
+    errors: list[str] = []
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    return errors
+
+
+def _screenshot(pages, name):
+    ARTIFACTS.mkdir(exist_ok=True)
+    for index, open_page in enumerate(pages):
+        if open_page.is_closed():
+            continue
+        try:
+            open_page.screenshot(path=str(ARTIFACTS / f"{name}-{index}.png"), full_page=True)
+        except Exception:  # a screenshot is a courtesy; never fail a test over it
+            pass
+
+
+def _artifact_name(request) -> str:
+    return request.node.name.replace("/", "_").replace("[", "-").replace("]", "")
+
+
+@pytest.fixture(autouse=True)
+def screenshot_at_the_end(request, context):
+    """Save a screenshot of the test's pages when it ends (test-artifacts/, not committed).
+
+    Depends on ``context`` so that it is torn down, and shoots, before the context closes."""
+    yield
+    _screenshot(context.pages, _artifact_name(request))
+
+
+@pytest.fixture
+def new_page(browser, base_url, request):
+    """Another person: a page in a fresh browser context (own cookies). Screenshot at the end."""
+    contexts = []
+
+    def make(**context_options):
+        ctx = browser.new_context(base_url=base_url, **context_options)
+        contexts.append(ctx)
+        return ctx.new_page()
+
+    yield make
+    _screenshot([p for ctx in contexts for p in ctx.pages], _artifact_name(request) + "-other")
+    for ctx in contexts:
+        ctx.close()
+
+
+SERIOUS = {"serious", "critical"}
+
+
+def assert_accessible(page):
+    """axe-core finds no serious or critical violation on the page as it is now."""
+    results = Axe().run(page)
+    serious = [v for v in results.response["violations"] if v.get("impact") in SERIOUS]
+    details = "\n".join(
+        f"{v['id']} ({v['impact']}): {v['help']} — {[n['target'] for n in v['nodes']][:5]}" for v in serious
+    )
+    assert not serious, details
+
+
+@pytest.fixture
+def axe_check():
+    return assert_accessible

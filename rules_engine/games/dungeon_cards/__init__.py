@@ -1,0 +1,184 @@
+"""Dungeon Cards — a dungeon crawl on grid paper driven by a deck of cards, solo or in a party.
+
+Rules: ``/work/shared/rules/dungeon-cards.md`` (section numbers in this package refer to it).
+A number card moves you (value + Speed squares, the suit gives the way); a face card is a boss
+you fight at once; end a move on the Exit to escape, on the Pit to fall.
+
+>>> s = new_game(7, ["ann"], {"classes": {"ann": "swordsman"}, "deck": ["3C", "JH", "7D", "9S"],
+...                           "marker_placement": "manual", "shuffles": "stacked"})
+>>> s["phase"]
+'placing_markers'
+>>> s = apply(s, "ann", {"type": "place_marker", "kind": "exit", "square": [5, 8]})
+>>> s = apply(s, "ann", {"type": "place_marker", "kind": "pit", "square": [8, 8]})
+>>> s = apply(s, "ann", {"type": "draw_card"})
+>>> view(s, "ann")["characters"][0]["position"]
+[8, 1]
+>>> s = apply(s, "ann", {"type": "draw_card"})
+>>> v = view(s, "ann")
+>>> v["phase"], v["combat"]["boss_name"], v["combat"]["boss_cards"]
+('awaiting_combat_draw', 'Jack', ['7D'])
+>>> [action_label(s, a) for a in legal_actions(s, "ann")]
+['Draw', 'Leave the game']
+
+Players are the seat ids the web layer passes (their names appear in the log as given).
+
+Options (§8.1 names; all optional): ``turn_mode`` (``single_draw``/``three_card_hand``),
+``board_width``/``board_height`` (6–30), ``start_square`` (``bottom_middle``/``random_edge``/
+``chosen``), ``marker_placement`` (``random``/``manual``), ``exit_count`` (1–4), ``pit_count``
+(1–6), ``stop_walls`` (list of ``[[x, y], [x, y]]`` neighbour pairs), ``redirects`` (list of
+``{"square": [x, y], "kind": "/" or "\\\\"}``), ``random_stop_walls``, ``random_redirects`` (≥ 0),
+``potion_roll``, ``draw_stats`` (bools), ``after_first_escape`` (``end``/``continue``),
+``round_limit`` (10–1000). Engine extras: ``classes`` ``{player: class}`` — when every player
+has one the game skips the lobby and starts at once; ``deck`` (stacked deck, top first; the other
+cards lie below in random order); ``shuffles`` (``"stacked"``: every shuffle puts the discard pile
+under the deck, the test shuffle of §12.0); ``d20_rolls`` (scripted potion rolls, used first).
+
+Actions (§11.3), ``{"type": ..., **params}``: ``join_game``, ``choose_class`` {class},
+``update_options`` {options}, ``start_game``, ``leave_game`` (any time), ``choose_start``
+{square}, ``place_marker`` {kind: exit|pit, square}, ``draw_card``, ``cast_spell`` {spell},
+``fortune_telling`` {card: code or null}, ``play_card`` {card}, ``join_combat`` {join: bool},
+``combat_draw`` {critical_hit: bool, optional}, ``critical_hit`` {use: bool}, ``choose_stat``
+{stat: lives|speed}, ``dash`` {direction: up|down|left|right or null}, ``discard_to_limit``
+{cards: [codes]}. Squares are ``[x, y]``, x from 1 at the left, y from 1 at the bottom.
+
+``view(state, seat)`` returns:
+
+- ``game`` ``"dungeon-cards"``; ``status`` lobby | setup | playing | finished; ``phase`` (lobby,
+  placing_markers, awaiting_turn_action, awaiting_fortune, awaiting_play, awaiting_join,
+  awaiting_combat_draw, awaiting_reward, awaiting_dash, awaiting_hand_discard, game_over).
+- ``you`` the viewer's seat (``None`` for a spectator); ``host``; ``players`` in seat order;
+  ``classes`` {player: class or null} (the lobby's choices).
+- ``options`` the §8.1 options in force (never the stacked deck, shuffle mode or scripted rolls);
+  ``warnings`` sentences the lobby must show (Draw your Stats).
+- ``board`` null in the lobby, else {width, height, start, exits, pits, stop_walls: [[a, b]],
+  redirects: [{square, kind}]} (start/markers may be missing while being placed).
+- ``deck_count``; ``discard`` (bottom first, in discard order); ``removed`` (defeated bosses).
+- ``characters`` in seat order: id, class, class_name, seat_number, level, lives, max_lives,
+  speed, position (null once off the board), status (active | dead | fallen | escaped | lost |
+  left), hand_count, hand (the viewer's own hand only, else null), pending_effects,
+  active_effects (spell keys), turns_taken, bosses_defeated (ranks).
+- ``turn`` null before play, else {current, turn_number, round_number, round_limit,
+  movement_card (the basic-mode turn card while Fortune Telling is decided), drawn_this_turn
+  (in hand mode others see only face cards), fortune_used}.
+- ``combat`` null, or {boss_card, boss_rank, boss_name, boss_lives, boss_max_lives,
+  boss_on_table, challenger, eligible_helpers, join_answers {id: bool}, fighters (fighter
+  order), lead, exchange_number, barrage, boss_cards (this exchange's boss cards by slot, shown
+  before the fighters draw), second_wind_used, crit_used, strong_will_used, draw_signal,
+  last_exchange {number, barrage, boss_cards, fighter_cards {id: [cards]}, crit_cards, matchups:
+  [{slot, fighter, boss_card, fighter_card, result boss_hit|fighter_hit|tie|void, guard_break,
+  boss_lives, fighter_lives}]}, result null|defeated|fighters_lost, pending_rewards, dash
+  {athlete, card} or null}.
+- ``last_spell`` {mage, spell, cast_turn} or null.
+- ``awaiting`` [{seat, actions: [types]}]: whose input is needed (public).
+- ``actions`` the viewer's legal actions as [{action, label}].
+- ``outcome`` null or {result victory|defeat|team_victory|abandoned, reason, escaped: [ids]}.
+- ``hall_of_fame`` entries written this game (§7.3; the web layer adds the date).
+- ``log`` [{event, text}]: §11.5 event names with plain-English text; entries private to a seat
+  (its own hand draws) appear only in that seat's view.
+"""
+
+from __future__ import annotations
+
+import json
+
+from ...errors import IllegalAction, InvalidAction
+from . import actions as _actions
+from . import setup as _setup
+from . import views as _views
+from .core import clone as _clone
+from .core import deep as _deep
+
+slug = "dungeon-cards"
+title = "Dungeon Cards"
+min_players = 1
+max_players = 5
+
+
+def new_game(seed: int, players: list[str], options: dict | None = None) -> dict:
+    """A new game. With a class for every player in ``options["classes"]`` setup runs at once
+    (``InvalidAction`` if it cannot); otherwise the game waits in the lobby for ``choose_class``."""
+    if type(seed) is not int:
+        raise InvalidAction("the seed must be a whole number")
+    players = _setup.check_players(players)
+    raw = dict(options or {})
+    classes = _setup.check_classes(raw.pop("classes", None), players)
+    opts = _setup.normalize_options(raw, players)
+    state = {
+        "seed": seed,
+        "players": players,
+        "host": players[0],
+        "options": opts,
+        "classes": {p: classes.get(p) for p in players},
+        "status": "lobby",
+        "phase": "lobby",
+        "board": None,
+        "deck": [],
+        "discard": [],
+        "removed": [],
+        "characters": [],
+        "turn": None,
+        "combat": None,
+        "last_spell": None,
+        "outcome": None,
+        "hall_of_fame": [],
+        "log": [],
+        "counters": {"shuffle": 0, "d20": 0, "setup": 0},
+        "rolls": list(opts["d20_rolls"]),
+    }
+    if all(state["classes"].values()):
+        try:
+            _setup.start_game(state)
+        except IllegalAction as err:
+            raise InvalidAction(str(err)) from None
+    return state
+
+
+def legal_actions(state: dict, seat: str) -> list[dict]:
+    """Every action ``seat`` may send now (``join_game`` for an outsider in the lobby)."""
+    return _actions.legal(state, seat)
+
+
+def apply(state: dict, seat: str, action: dict) -> dict:
+    """The state after ``seat`` sends ``action``; the input is never changed.
+
+    ``InvalidAction`` for a malformed action, ``IllegalAction`` for one the rules forbid now.
+    """
+    kind, params = _actions.parse(action)
+    if not isinstance(seat, str):
+        raise InvalidAction("the seat must be a player name")
+    if state["status"] == "finished":
+        raise IllegalAction("the game is over")
+    if kind == "join_game":
+        if seat in state["players"]:
+            raise IllegalAction("you are already in the party")
+    elif seat not in state["players"]:
+        raise IllegalAction("you are not a player in this game")
+    new = _clone(state)
+    _actions.do(new, seat, kind, params)
+    return new
+
+
+def view(state: dict, seat: str | None) -> dict:
+    """What ``seat`` (or a spectator, ``None``) may know; the shape is documented above."""
+    return _views.view(state, seat)
+
+
+def result(state: dict) -> dict | None:
+    """``None`` while the game runs; else winners, scores (levels), reason, result, escaped and
+    the Hall of Fame entries of this game."""
+    return _views.result(state)
+
+
+def action_label(state: dict, action: dict) -> str:
+    """Words for a button showing ``action``."""
+    return _views.action_label(state, action)
+
+
+def dump(state: dict) -> dict:
+    return _deep(state)
+
+
+def load(data: dict) -> dict:
+    if not isinstance(data, dict) or "players" not in data or "status" not in data:
+        raise InvalidAction("not a Dungeon Cards game")
+    return _deep(json.loads(json.dumps(data)))

@@ -1,0 +1,194 @@
+"""What each seat may see (§11.2), the result, and button labels for actions."""
+
+from __future__ import annotations
+
+from . import actions, combat, turns
+from .core import current, deep, is_face, pretty, sq, value
+from .data import BOSSES, CLASSES, HIDDEN_OPTIONS, SPELLS
+
+
+def view(state: dict, seat: str | None) -> dict:
+    opts = state["options"]
+    hand_mode = opts["turn_mode"] == "three_card_hand"
+    board = state["board"]
+    out: dict = {
+        "game": "dungeon-cards",
+        "status": state["status"],
+        "phase": state["phase"],
+        "you": seat if seat in state["players"] else None,
+        "host": state["host"],
+        "players": list(state["players"]),
+        "classes": dict(state["classes"]),
+        "options": {k: v for k, v in opts.items() if k not in HIDDEN_OPTIONS},
+        "warnings": warnings(state),
+        "board": None,
+        "deck_count": len(state["deck"]),
+        "discard": list(state["discard"]),
+        "removed": list(state["removed"]),
+        "characters": [],
+        "turn": None,
+        "combat": None,
+        "last_spell": dict(state["last_spell"]) if state["last_spell"] else None,
+        "awaiting": actions.awaiting(state),
+        "actions": [],
+        "outcome": dict(state["outcome"]) if state["outcome"] else None,
+        "hall_of_fame": [dict(e) for e in state["hall_of_fame"]],
+        "log": [{"event": e["event"], "text": e["text"]} for e in state["log"]
+                if "private" not in e or e["private"] == seat],
+    }
+    if board is not None:
+        out["board"] = {
+            "width": board["width"],
+            "height": board["height"],
+            "start": board["start"],
+            "exits": [list(s) for s in board["exits"]],
+            "pits": [list(s) for s in board["pits"]],
+            "stop_walls": [[list(a), list(b)] for a, b in board["stop_walls"]],
+            "redirects": [{"square": [int(x) for x in k.split(",")], "kind": kind}
+                          for k, kind in board["redirects"].items()],
+        }
+    for c in state["characters"]:
+        mine = c["id"] == seat
+        out["characters"].append({
+            "id": c["id"],
+            "class": c["class"],
+            "class_name": CLASSES[c["class"]]["name"],
+            "seat_number": c["seat_number"],
+            "level": c["level"],
+            "lives": c["lives"],
+            "max_lives": c["max_lives"],
+            "speed": c["speed"],
+            "position": list(c["position"]) if c["position"] else None,
+            "status": c["status"],
+            "hand_count": len(c["hand"]),
+            "hand": list(c["hand"]) if mine else None,
+            "pending_effects": list(c["pending_effects"]),
+            "active_effects": list(c["active_effects"]),
+            "turns_taken": c["turns_taken"],
+            "bosses_defeated": list(c["bosses_defeated"]),
+        })
+    turn = state["turn"]
+    if turn is not None:
+        cur = turn["current"]
+        drawn = turn["drawn_this_turn"]
+        if hand_mode and cur != seat:
+            drawn = [c for c in drawn if is_face(c)]
+        out["turn"] = {
+            "current": cur,
+            "turn_number": turn["turn_number"],
+            "round_number": turn["round_number"],
+            "round_limit": opts["round_limit"],
+            "movement_card": turn["movement_card"],
+            "drawn_this_turn": list(drawn),
+            "fortune_used": turn["fortune_used"],
+        }
+    cb = state["combat"]
+    if cb is not None:
+        out["combat"] = {
+            "boss_card": cb["boss_card"],
+            "boss_rank": cb["boss_rank"],
+            "boss_name": BOSSES[cb["boss_rank"]]["name"],
+            "boss_lives": cb["boss_lives"],
+            "boss_max_lives": BOSSES[cb["boss_rank"]]["lives"],
+            "boss_on_table": cb["boss_on_table"],
+            "challenger": cb["challenger"],
+            "eligible_helpers": list(cb["eligible_helpers"]),
+            "join_answers": dict(cb["join_answers"]),
+            "fighters": list(cb["fighters"]),
+            "lead": combat.lead(state),
+            "exchange_number": cb["exchange_number"],
+            "barrage": cb["barrage"],
+            "boss_cards": list(cb["boss_cards"]),
+            "second_wind_used": cb["second_wind_used"],
+            "crit_used": cb["crit_used"],
+            "strong_will_used": cb["strong_will_used"],
+            "draw_signal": cb["draw_signal"],
+            "last_exchange": deep(cb["last_exchange"]),
+            "result": cb["result"],
+            "pending_rewards": list(cb["pending_rewards"]),
+            "dash": dict(cb["dash"]) if cb["dash"] else None,
+        }
+    if seat in state["players"]:
+        out["actions"] = [{"action": a, "label": action_label(state, a)} for a in actions.legal(state, seat)]
+    return out
+
+
+def warnings(state: dict) -> list[str]:
+    opts = state["options"]
+    out = []
+    if opts["draw_stats"]:
+        out.append("Draw your Stats is on: a Speed of 5 or more makes every move at least 6 squares, "
+                   "which can leave middle squares unreachable. A larger board is suggested.")
+    return out
+
+
+def result(state: dict) -> dict | None:
+    if state["status"] != "finished":
+        return None
+    outcome = state["outcome"]
+    chars = state["characters"]
+    if outcome["result"] == "victory":
+        winners = [c["id"] for c in chars]
+    elif outcome["result"] == "team_victory":
+        winners = [c["id"] for c in chars if c["status"] != "left"]
+    else:
+        winners = []
+    return {
+        "winners": winners,
+        "scores": {c["id"]: c["level"] for c in chars},
+        "reason": outcome["reason"],
+        "result": outcome["result"],
+        "escaped": list(outcome["escaped"]),
+        "hall_of_fame": [dict(e) for e in state["hall_of_fame"]],
+    }
+
+
+def action_label(state: dict, action: dict) -> str:
+    """Words for a button. ``action`` should be well formed (e.g. from ``legal_actions``)."""
+    kind, p = actions.parse(action)
+    if kind == "join_game":
+        return "Join the party"
+    if kind == "choose_class":
+        return f"Play the {CLASSES[p['class']]['name']} ({CLASSES[p['class']]['ability']})"
+    if kind == "update_options":
+        return "Change the options"
+    if kind == "start_game":
+        return "Start the game"
+    if kind == "leave_game":
+        return "Leave the game"
+    if kind == "choose_start":
+        return f"Start on {sq(p['square'])}"
+    if kind == "place_marker":
+        return f"Put {'an Exit' if p['kind'] == 'exit' else 'a Pit'} on {sq(p['square'])}"
+    if kind == "draw_card":
+        return "Draw a card"
+    if kind == "cast_spell":
+        return f"Cast {SPELLS[p['spell']]['name']}"
+    if kind == "fortune_telling":
+        return "Keep the cards" if p["card"] is None else f"Swap {pretty(p['card'])} for a new card"
+    if kind == "play_card":
+        cur = current(state)
+        if cur is None:
+            return f"Play {pretty(p['card'])}"
+        direction, distance = turns.card_move(state, cur, p["card"])
+        return f"Play {pretty(p['card'])}: {direction} {distance}"
+    if kind == "discard_to_limit":
+        return "Discard " + ", ".join(pretty(c) for c in p["cards"])
+    if kind == "join_combat":
+        return "Join the fight" if p["join"] else "Stay out of the fight"
+    if kind == "combat_draw":
+        return "Draw with a Critical Hit" if p.get("critical_hit") else "Draw"
+    if kind == "critical_hit":
+        return "Use Critical Hit" if p["use"] else "Save Critical Hit"
+    if kind == "choose_stat":
+        return "+1 Lives" if p["stat"] == "lives" else "+1 Speed"
+    if kind == "dash":
+        cb = state.get("combat")
+        if p["direction"] is None:
+            return "Don't dash"
+        if cb and cb.get("dash"):
+            return f"Dash {p['direction']} {value(cb['dash']['card'])}"
+        return f"Dash {p['direction']}"
+    return kind  # pragma: no cover
+
+

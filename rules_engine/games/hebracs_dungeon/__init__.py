@@ -1,0 +1,95 @@
+"""Hebrac's Dungeon — Luc Miron's solitaire role-playing card game, as a pure rules engine.
+
+The contract (``rules_engine.contract.Rules``) plus ``action_label``. Rules:
+``/work/shared/rules/hebracs-dungeon.md``; the module layout follows its concepts:
+``data`` (cards, prices, spells, the priestess ranking), ``state`` (zones and options),
+``flow`` (chambers, encounters, phases, descents), ``treasures``, ``battle``, ``trade``,
+``spells``, ``actions`` (shapes, legality, labels), ``view`` (redaction), ``scoring``.
+
+>>> import rules_engine
+>>> rules = rules_engine.get("hebracs-dungeon")
+>>> state = rules.new_game(7, ["p1"], None)
+>>> state["phase"], state["life"], len(state["hand_deck"])
+('start_level', 15, 84)
+>>> [a for a in rules.legal_actions(state, "p1") if a["type"] == "move"][0]
+{'type': 'move', 'row': 1, 'col': 1}
+>>> state = rules.apply(state, "p1", {"type": "move", "row": 1, "col": 1})
+>>> state["position"], state["counters"]["turns"]
+([1, 1], 1)
+"""
+
+from __future__ import annotations
+
+from rules_engine.errors import IllegalAction, InvalidAction
+
+from . import actions as _actions
+from . import scoring as _scoring
+from . import state as _state
+from . import view as _view
+from .data import SPELLS, STEAL_RANKING  # noqa: F401  (data the how-to-play page renders)
+
+slug = "hebracs-dungeon"
+title = "Hebrac's Dungeon"
+min_players = 1
+max_players = 1
+
+_STATE_KEYS = frozenset(
+    "seat options seed status phase level life base_max_life genie_life_bonus max_life hand_deck "
+    "known_top grid level_effects position inventory encounter battle pending decision counters log".split()
+)
+
+
+def new_game(seed: int, players: list[str], options: dict | None = None) -> dict:
+    """A new game: the deck shuffled from the seed (or stacked), level 1 dealt, life full."""
+    if type(seed) is not int:
+        raise InvalidAction("the seed must be an integer")
+    if not isinstance(players, list) or len(players) != 1 or not isinstance(players[0], str):
+        raise InvalidAction("Hebrac's Dungeon is played by exactly one player")
+    return _state.new_state(seed, players[0], options)
+
+
+def legal_actions(state: dict, seat: str) -> list[dict]:
+    """Every action the seat may take now (set-valued parameters in canonical form, 13.5)."""
+    if seat != state["seat"]:
+        return []
+    return _actions.legal(state)
+
+
+def apply(state: dict, seat: str, action: dict) -> dict:
+    """The state after ``action``; the input is never changed. Raises InvalidAction / IllegalAction."""
+    parsed = _actions.parse(action)
+    if seat != state["seat"]:
+        raise IllegalAction("you have no seat in this game")
+    if state["status"] != "playing":
+        raise IllegalAction("the game is over")
+    new = _state.clone(state)
+    _actions.perform(new, parsed)
+    return new
+
+
+def view(state: dict, seat: str | None) -> dict:
+    """What ``seat`` (or a spectator, ``None``) may know; see ``view.py`` for the shape."""
+    return _view.view(state, seat)
+
+
+def result(state: dict) -> dict | None:
+    """None while playing; else winners, scores, reason and the score details (13.7)."""
+    return _scoring.result(state)
+
+
+def dump(state: dict) -> dict:
+    return _state.deep_copy(state)
+
+
+def load(data: dict) -> dict:
+    if not isinstance(data, dict) or set(data) != _STATE_KEYS:
+        raise InvalidAction("not a saved game of Hebrac's Dungeon")
+    return _state.deep_copy(data)
+
+
+def action_label(state: dict, action: dict) -> str:
+    """A short text for a button showing ``action``."""
+    return _actions.label(state, action)
+
+
+leaderboard_key = _scoring.leaderboard_key

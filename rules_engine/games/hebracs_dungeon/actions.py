@@ -1,0 +1,565 @@
+"""Actions (13.5): checking their shape, applying them, listing the legal ones, naming them.
+
+Shape errors raise ``InvalidAction``; rule errors ``IllegalAction``. Handlers run on a copy of
+the state, so a refusal never changes the caller's state.
+"""
+
+from __future__ import annotations
+
+from rules_engine.cards import is_card_code
+from rules_engine.errors import IllegalAction, InvalidAction
+
+from . import battle, data, flow, spells, trade, treasures
+from .state import (
+    cell_at,
+    cleared_count,
+    descent_threshold,
+    end,
+    heal,
+    in_grid,
+    log,
+    lose_life,
+    name,
+    playing,
+    remove_from_inventory,
+    take_enemy,
+    under,
+)
+
+# --- shape ---------------------------------------------------------------------------------------
+
+_NO_PARAMS = ("descend", "fight", "propose_trade", "decline", "play", "attack", "finish_attack",
+              "stop_peeking", "resign")
+
+
+def _card(action: dict, key: str) -> str:
+    value = action.get(key)
+    if not isinstance(value, str) or not is_card_code(value) or value != value.strip().upper():
+        raise InvalidAction(f"{key!r} must be a card code such as '7H'")
+    return value
+
+
+def _cards(action: dict, key: str) -> list[str]:
+    value = action.get(key)
+    if not isinstance(value, list):
+        raise InvalidAction(f"{key!r} must be a list of card codes")
+    for code in value:
+        if not isinstance(code, str) or not is_card_code(code) or code != code.strip().upper():
+            raise InvalidAction(f"{code!r} in {key!r} is not a card code")
+    return list(value)
+
+
+def _int(action: dict, key: str) -> int:
+    value = action.get(key)
+    if type(value) is not int:
+        raise InvalidAction(f"{key!r} must be a whole number")
+    return value
+
+
+def _pos(value, key: str) -> list[int]:
+    if (
+        not isinstance(value, (list, tuple))
+        or len(value) != 2
+        or not all(type(v) is int for v in value)
+    ):
+        raise InvalidAction(f"{key!r} must be a chamber [row, col]")
+    return [value[0], value[1]]
+
+
+def _keys(action: dict, allowed: set[str]) -> None:
+    extra = sorted(set(action) - allowed - {"type"})
+    if extra:
+        raise InvalidAction(f"unexpected parameter {extra[0]!r} for {action['type']!r}")
+
+
+def parse(action) -> dict:
+    """The action in canonical form, or ``InvalidAction`` if it is malformed."""
+    if not isinstance(action, dict):
+        raise InvalidAction("an action must be a mapping with a 'type'")
+    kind = action.get("type")
+    if not isinstance(kind, str) or kind not in HANDLERS:
+        raise InvalidAction(f"unknown action type {kind!r}")
+    if kind in _NO_PARAMS:
+        _keys(action, set())
+        return {"type": kind}
+    if kind in ("move", "peek"):
+        _keys(action, {"row", "col"})
+        return {"type": kind, "row": _int(action, "row"), "col": _int(action, "col")}
+    if kind == "offer":
+        _keys(action, {"cards"})
+        return {"type": kind, "cards": _cards(action, "cards")}
+    if kind == "buy":
+        _keys(action, {"gems"})
+        return {"type": kind, "gems": _cards(action, "gems")}
+    if kind == "priestess":
+        _keys(action, {"choice"})
+        if action.get("choice") not in ("heal", "treasure"):
+            raise InvalidAction("'choice' must be 'heal' or 'treasure'")
+        return {"type": kind, "choice": action["choice"]}
+    if kind in ("drink", "call_prisoner", "drop"):
+        _keys(action, {"card"})
+        return {"type": kind, "card": _card(action, "card")}
+    if kind == "destroy":
+        _keys(action, {"targets"})
+        targets = action.get("targets")
+        if not isinstance(targets, list):
+            raise InvalidAction("'targets' must be a list of chambers")
+        return {"type": kind, "targets": [_pos(t, "targets") for t in targets]}
+    # cast
+    spell = action.get("spell")
+    if not isinstance(spell, str) or spell not in data.SPELLS:
+        raise InvalidAction(f"unknown spell {spell!r}")
+    out = {"type": "cast", "spell": spell, "potions": _cards(action, "potions")}
+    if spell == "body_switch":
+        _keys(action, {"spell", "potions", "target"})
+        if action.get("target") is not None:
+            out["target"] = _pos(action["target"], "target")
+    elif spell == "teleport":
+        _keys(action, {"spell", "potions", "target"})
+        target = action.get("target")
+        out["target"] = "next_level" if target == "next_level" else _pos(target, "target")
+    elif spell == "stone_statue":
+        _keys(action, {"spell", "potions", "targets"})
+        targets = action.get("targets")
+        if not isinstance(targets, list):
+            raise InvalidAction("'targets' must be a list of chambers")
+        out["targets"] = [_pos(t, "targets") for t in targets]
+    else:
+        _keys(action, {"spell", "potions"})
+    return out
+
+
+# --- rules per action ------------------------------------------------------------------------------
+
+WHY_NOT = {
+    "start_level": "choose a corner to enter first",
+    "explore": "you are exploring",
+    "battle": "you are in a battle",
+    "after_draw": "finish the attack first",
+    "adventurer": "an adventurer faces you",
+    "trade": "a trade is under way",
+    "merchant": "a merchant faces you",
+    "priestess": "a white priestess awaits your choice",
+    "hebrac": "Hebrac awaits your answer",
+    "hebrac_reward": "decide on Hebrac's game for a card first",
+    "remote_vision": "finish peeking first",
+    "genie_of_death": "choose the Genie of Death's targets first",
+    "overflow": "drop a treasure first",
+}
+
+
+def _require(state: dict, phases: tuple[str, ...], what: str) -> None:
+    if state["phase"] not in phases:
+        raise IllegalAction(f"you cannot {what} now: {WHY_NOT[state['phase']]}")
+
+
+def _move(state: dict, action: dict) -> None:
+    _require(state, ("start_level", "explore"), "move")
+    pos = [action["row"], action["col"]]
+    if not in_grid(state, pos):
+        raise IllegalAction(f"there is no chamber {name(pos)}")
+    if pos not in flow.move_targets(state):
+        if state["phase"] == "start_level":
+            raise IllegalAction("a level is entered through a corner")
+        if pos == state["position"]:
+            raise IllegalAction("you are already there")
+        raise IllegalAction(f"{name(pos)} does not touch any chamber you have visited")
+    flow.enter(state, pos)
+
+
+def _descend(state: dict, action: dict) -> None:
+    _require(state, ("explore",), "go down")
+    if cleared_count(state) < descent_threshold(state):
+        raise IllegalAction(
+            f"clear at least {descent_threshold(state)} chambers before going down ({cleared_count(state)} so far)"
+        )
+    flow.descend(state)
+
+
+def _fight(state: dict, action: dict) -> None:
+    if state["phase"] == "trade":
+        if state["options"]["alignment"] != "evil":
+            raise IllegalAction("once a trade is proposed you may not fight the adventurer")
+    else:
+        _require(state, ("adventurer",), "fight")
+    pos = state["encounter"]["pos"]
+    state["encounter"] = None
+    battle.start(state, pos)
+
+
+def _propose_trade(state: dict, action: dict) -> None:
+    _require(state, ("adventurer",), "propose a trade")
+    flow.propose_trade(state)
+
+
+def _offer(state: dict, action: dict) -> None:
+    _require(state, ("trade",), "offer cards")
+    trade.check_offer(state, action["cards"])
+    for card in action["cards"]:
+        remove_from_inventory(state, card)
+        under(state, card)
+    pos = state["encounter"]["pos"]
+    jack = take_enemy(state, pos)
+    under(state, jack)
+    log(state, f"You trade {' + '.join(action['cards']) or 'nothing (Bag of Meres)'} with the adventurer ({jack}).")
+    flow.close_with_treasure(state)
+
+
+def _buy(state: dict, action: dict) -> None:
+    _require(state, ("merchant",), "buy")
+    trade.check_purchase(state, action["gems"])
+    for card in action["gems"]:
+        remove_from_inventory(state, card)
+        under(state, card)
+    pos = state["encounter"]["pos"]
+    king = take_enemy(state, pos)
+    under(state, king)
+    log(state, f"You pay {' + '.join(action['gems']) or 'nothing (Bag of Meres)'} to the merchant ({king}).")
+    flow.close_with_treasure(state)
+
+
+def _decline(state: dict, action: dict) -> None:
+    phase = state["phase"]
+    _require(state, ("trade", "merchant", "hebrac", "hebrac_reward"), "decline")
+    if phase == "hebrac_reward":
+        state["decision"] = None
+        log(state, "You decline Hebrac's game.")
+        return
+    why = {"trade": "You decline the trade", "merchant": "You buy nothing", "hebrac": "You decline Hebrac's game"}
+    flow.send_away(state, why[phase])
+
+
+def _priestess(state: dict, action: dict) -> None:
+    _require(state, ("priestess",), "answer a priestess")
+    pos = state["encounter"]["pos"]
+    if action["choice"] == "heal":
+        if state["level_effects"]["anti_magic"]:
+            raise IllegalAction("under Anti-Magic the white priestess cannot heal")
+        gained = heal(state, state["max_life"])
+        log(state, f"The white priestess heals you (+{gained}): life {state['life']}.")
+        flow.send_away(state, "She leaves with the treasure")
+    else:
+        under(state, take_enemy(state, pos))
+        log(state, "The white priestess gives you the treasure.")
+        flow.close_with_treasure(state)
+
+
+def _play(state: dict, action: dict) -> None:
+    _require(state, ("hebrac", "hebrac_reward"), "play Hebrac's game")
+    if not state["hand_deck"]:
+        raise IllegalAction("the Hand Deck is empty: Hebrac's game cannot be played")
+    if state["phase"] == "hebrac_reward":
+        treasures.play_for_a_card(state)
+        return
+    pos = state["encounter"]["pos"]
+    if treasures.hebrac_test(state):
+        under(state, take_enemy(state, pos))
+        flow.close_with_treasure(state)
+    else:
+        lose_life(state, 5)
+        if playing(state):
+            flow.send_away(state, f"Hebrac takes 5 life ({state['life']} left) and vanishes")
+
+
+def _attack(state: dict, action: dict) -> None:
+    _require(state, ("battle",), "attack")
+    battle.attack(state)
+
+
+def _finish_attack(state: dict, action: dict) -> None:
+    _require(state, ("after_draw",), "finish an attack")
+    battle.finish_attack(state)
+
+
+def _drink(state: dict, action: dict) -> None:
+    card = action["card"]
+    if state["phase"] == "overflow":
+        raise IllegalAction(f"you cannot drink now: {WHY_NOT['overflow']}")
+    if card not in state["inventory"]:
+        raise IllegalAction(f"you do not hold {card}")
+    if data.is_life_potion(card):
+        if state["life"] >= state["max_life"]:
+            raise IllegalAction("your life is already at its maximum")
+        remove_from_inventory(state, card)
+        under(state, card)
+        gained = heal(state, data.number(card))
+        log(state, f"You drink {card}: +{gained} life, {state['life']}.")
+    elif data.is_strength_potion(card):
+        if state["phase"] not in ("battle", "after_draw"):
+            raise IllegalAction("strength potions work only in a battle, on your next attack")
+        remove_from_inventory(state, card)
+        under(state, card)
+        state["battle"]["strength"] += data.number(card)
+        log(state, f"You drink {card}: +{data.number(card)} to this attack.")
+    elif data.is_magic_potion(card):
+        raise IllegalAction(f"{card} is a magic potion: it pays for spells and cannot be drunk")
+    else:
+        raise IllegalAction(f"{card} cannot be drunk")
+
+
+def _call_prisoner(state: dict, action: dict) -> None:
+    card = action["card"]
+    if state["phase"] == "after_draw":
+        raise IllegalAction("prisoners cannot join once the attack card is drawn")
+    _require(state, ("battle",), "call a prisoner")
+    if not data.is_prisoner(card) or card not in state["inventory"]:
+        raise IllegalAction(f"you hold no prisoner {card}")
+    remove_from_inventory(state, card)
+    state["battle"]["prisoners"].append(card)
+    log(state, f"The prisoner {card} joins the battle: +3 to every attack.")
+
+
+def _cast(state: dict, action: dict) -> None:
+    spells.cast(state, action)
+
+
+def _peek(state: dict, action: dict) -> None:
+    _require(state, ("remote_vision",), "peek")
+    pos = [action["row"], action["col"]]
+    decision = state["decision"]
+    if pos in decision["peeked"]:
+        raise IllegalAction(f"you already looked into {name(pos)} with this spell")
+    if pos not in spells.remote_vision_targets(state):
+        raise IllegalAction(f"{name(pos)} is not an unvisited chamber with a face-down enemy")
+    cell = cell_at(state, pos)
+    cell["enemy_seen"] = True
+    decision["peeked"].append(pos)
+    decision["points"] -= 1
+    log(state, f"You look into chamber {name(pos)}.")
+    log(state, f"Remote Vision: {name(pos)} is guarded by {cell['enemy']}.", private=True)
+    remaining = [p for p in spells.remote_vision_targets(state) if p not in decision["peeked"]]
+    if decision["points"] <= 0 or not remaining:
+        state["decision"] = None
+
+
+def _stop_peeking(state: dict, action: dict) -> None:
+    _require(state, ("remote_vision",), "stop peeking")
+    state["decision"] = None
+    log(state, "You stop peeking.")
+
+
+def _destroy(state: dict, action: dict) -> None:
+    _require(state, ("genie_of_death",), "choose targets")
+    targets = action["targets"]
+    count = state["decision"]["count"]
+    eligible = treasures.genie_of_death_targets(state)
+    if len(targets) != count:
+        raise IllegalAction(f"the Genie of Death needs exactly {count} chamber(s)")
+    if len({tuple(t) for t in targets}) != len(targets):
+        raise IllegalAction("each chamber may be named once")
+    for target in targets:
+        if target not in eligible:
+            raise IllegalAction(f"{name(target)} is not an unvisited chamber holding an enemy")
+    for target in targets:
+        cell = cell_at(state, target)
+        label = cell["enemy"] if cell["enemy_up"] else "A face-down enemy"
+        under(state, take_enemy(state, target))
+        log(state, f"{label} in {name(target)} is destroyed by the Genie of Death.")
+    state["decision"] = None
+
+
+def _drop(state: dict, action: dict) -> None:
+    _require(state, ("overflow",), "drop a treasure")
+    card = action["card"]
+    if card not in state["inventory"]:
+        raise IllegalAction(f"you do not hold {card}")
+    remove_from_inventory(state, card)
+    under(state, card)
+    state["decision"] = None
+    log(state, f"You drop {card}.")
+
+
+def _resign(state: dict, action: dict) -> None:
+    end(state, "resigned")
+
+
+HANDLERS = {
+    "move": _move,
+    "descend": _descend,
+    "fight": _fight,
+    "propose_trade": _propose_trade,
+    "offer": _offer,
+    "buy": _buy,
+    "decline": _decline,
+    "priestess": _priestess,
+    "play": _play,
+    "attack": _attack,
+    "finish_attack": _finish_attack,
+    "drink": _drink,
+    "call_prisoner": _call_prisoner,
+    "cast": _cast,
+    "peek": _peek,
+    "stop_peeking": _stop_peeking,
+    "destroy": _destroy,
+    "drop": _drop,
+    "resign": _resign,
+}
+
+
+def perform(state: dict, action: dict) -> None:
+    """Apply a parsed action to ``state`` in place (the caller passes a copy)."""
+    if not playing(state):
+        raise IllegalAction("the game is over")
+    HANDLERS[action["type"]](state, action)
+    flow.settle(state)
+
+
+# --- legal actions -------------------------------------------------------------------------------
+
+
+def _distinct(cards) -> list[str]:
+    return list(dict.fromkeys(cards))
+
+
+def spell_candidates(state: dict) -> list[dict]:
+    """One canonical cast per castable spell (teleport twice: a chamber and the next level)."""
+    items = spells.potion_items(state)
+    if not items:
+        return []
+    try:
+        spells.context(state)
+    except IllegalAction:
+        return []
+    out = []
+    for spell, spec in data.SPELLS.items():
+        if spec["scaled"]:
+            cheapest = min(range(len(items)), key=lambda i: (items[i][1], i))
+            potions = [items[cheapest][0]]
+        else:
+            potions = trade.canonical(items, spec["cost"])
+            if potions is None:
+                continue
+        base = {"type": "cast", "spell": spell, "potions": potions}
+        if spell == "body_switch":
+            targets = spells.body_switch_targets(state)
+            variants = [base] if state["phase"] == "battle" else [{**base, "target": t} for t in targets[:1]]
+        elif spell == "teleport":
+            chambers = [t for t in spells.teleport_targets(state) if t != "next_level"]
+            variants = [{**base, "target": t} for t in chambers[:1]] + [{**base, "target": "next_level"}]
+        elif spell == "stone_statue":
+            variants = [{**base, "targets": spells.stone_statue_targets(state)[:6]}]
+        else:
+            variants = [base]
+        for candidate in variants:
+            try:
+                spells.check(state, candidate)
+            except IllegalAction:
+                continue
+            out.append(candidate)
+    return out
+
+
+def legal(state: dict) -> list[dict]:
+    phase = state["phase"]
+    if phase == "over":
+        return []
+    out: list[dict] = []
+    if phase == "overflow":
+        out += [{"type": "drop", "card": c} for c in _distinct(state["inventory"])]
+        return out + [{"type": "resign"}]
+    if phase in ("start_level", "explore"):
+        out += [{"type": "move", "row": r, "col": c} for r, c in flow.move_targets(state)]
+        if phase == "explore" and flow.can_descend(state):
+            out.append({"type": "descend"})
+    elif phase == "battle":
+        out.append({"type": "attack"})
+        out += [{"type": "call_prisoner", "card": c} for c in _distinct(state["inventory"]) if data.is_prisoner(c)]
+    elif phase == "after_draw":
+        out.append({"type": "finish_attack"})
+    elif phase == "adventurer":
+        out += [{"type": "fight"}, {"type": "propose_trade"}]
+    elif phase == "trade":
+        offer = trade.canonical_offer(state)
+        if offer is not None:
+            out.append({"type": "offer", "cards": offer})
+        out.append({"type": "decline"})
+        if state["options"]["alignment"] == "evil":
+            out.append({"type": "fight"})
+    elif phase == "merchant":
+        payment = trade.canonical_purchase(state)
+        if payment is not None:
+            out.append({"type": "buy", "gems": payment})
+        out.append({"type": "decline"})
+    elif phase == "priestess":
+        if not state["level_effects"]["anti_magic"]:
+            out.append({"type": "priestess", "choice": "heal"})
+        out.append({"type": "priestess", "choice": "treasure"})
+    elif phase in ("hebrac", "hebrac_reward"):
+        if state["hand_deck"]:
+            out.append({"type": "play"})
+        out.append({"type": "decline"})
+    elif phase == "remote_vision":
+        peeked = state["decision"]["peeked"]
+        out += [{"type": "peek", "row": r, "col": c} for r, c in spells.remote_vision_targets(state)
+                if [r, c] not in peeked]
+        out.append({"type": "stop_peeking"})
+    elif phase == "genie_of_death":
+        count = state["decision"]["count"]
+        out.append({"type": "destroy", "targets": treasures.genie_of_death_targets(state)[:count]})
+    # drink (13.4: every phase but overflow and over)
+    for card in _distinct(state["inventory"]):
+        if data.is_life_potion(card) and state["life"] < state["max_life"]:
+            out.append({"type": "drink", "card": card})
+        elif data.is_strength_potion(card) and phase in ("battle", "after_draw"):
+            out.append({"type": "drink", "card": card})
+    out += spell_candidates(state)
+    out.append({"type": "resign"})
+    return out
+
+
+# --- labels ----------------------------------------------------------------------------------------
+
+
+def label(state: dict, action: dict) -> str:
+    """A short button text for an action.
+
+    >>> label({}, {"type": "move", "row": 1, "col": 4})
+    'Enter chamber (1,4)'
+    >>> label({}, {"type": "cast", "spell": "healing", "potions": ["7C"]})
+    'Cast Healing (7C)'
+    """
+    kind = action.get("type")
+    if kind == "move":
+        return f"Enter chamber ({action['row']},{action['col']})"
+    if kind == "peek":
+        return f"Peek into ({action['row']},{action['col']})"
+    if kind == "cast":
+        spell = data.SPELLS.get(action.get("spell"), {}).get("name", str(action.get("spell")))
+        text = f"Cast {spell} ({' + '.join(action.get('potions', []))})"
+        target = action.get("target")
+        if target == "next_level":
+            text += " to the next level"
+        elif target is not None:
+            text += f" on ({target[0]},{target[1]})"
+        if action.get("targets"):
+            text += " on " + ", ".join(f"({t[0]},{t[1]})" for t in action["targets"])
+        return text
+    if kind == "offer":
+        return "Offer " + (" + ".join(action["cards"]) or "nothing (Bag of Meres)")
+    if kind == "buy":
+        text = "Buy with " + (" + ".join(action["gems"]) or "nothing (Bag of Meres)")
+        enc = state.get("encounter") if isinstance(state, dict) else None
+        if enc and enc.get("fake_ace"):
+            text += " — it will be a fake!"
+        return text
+    if kind == "priestess":
+        return "Be healed (she keeps the treasure)" if action.get("choice") == "heal" else "Take the treasure"
+    if kind == "drink":
+        return f"Drink {action['card']}"
+    if kind == "call_prisoner":
+        return f"Call prisoner {action['card']}"
+    if kind == "drop":
+        return f"Drop {action['card']}"
+    if kind == "destroy":
+        return "Destroy the enemies of " + ", ".join(f"({t[0]},{t[1]})" for t in action["targets"])
+    return {
+        "descend": "Go down to the next level",
+        "fight": "Fight",
+        "propose_trade": "Propose a trade",
+        "decline": "Decline",
+        "play": "Play Hebrac's game",
+        "attack": "Attack",
+        "finish_attack": "Finish the attack",
+        "stop_peeking": "Stop peeking",
+        "resign": "Give up",
+    }.get(kind, str(kind))

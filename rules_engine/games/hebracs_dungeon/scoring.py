@@ -1,0 +1,69 @@
+"""Result, score and leaderboard order (13.7).
+
+``score = 200 × A + 50 × (level − 1) + 5 × C`` plus, on a victory,
+``1000 + 10 × life + max(0, 300 − 3 × T)``.
+
+>>> points(aces=4, level=3, cleared=27, turns=40, life=9, victory=True)
+2305
+>>> points(aces=2, level=2, cleared=15, turns=22, life=0, victory=False)
+525
+"""
+
+from __future__ import annotations
+
+from . import data
+
+REASONS = {"won": "victory", "dead": "death", "stranded": "stranded", "resigned": "resigned"}
+
+
+def points(*, aces: int, level: int, cleared: int, turns: int, life: int, victory: bool) -> int:
+    total = 200 * aces + 50 * (level - 1) + 5 * cleared
+    if victory:
+        total += 1000 + 10 * life + max(0, 300 - 3 * turns)
+    return total
+
+
+def details(state: dict) -> dict:
+    aces = sum(1 for ace in data.LEGENDARY if ace in state["inventory"])
+    counters = state["counters"]
+    return {
+        "aces": aces,
+        "level": state["level"],
+        "chambers_cleared": counters["chambers_cleared"],
+        "turns": counters["turns"],
+        "life": state["life"],
+    }
+
+
+def score(state: dict) -> int:
+    d = details(state)
+    return points(
+        aces=d["aces"], level=d["level"], cleared=d["chambers_cleared"], turns=d["turns"],
+        life=d["life"], victory=state["status"] == "won",
+    )
+
+
+def result(state: dict) -> dict | None:
+    if state["status"] == "playing":
+        return None
+    seat = state["seat"]
+    return {
+        "winners": [seat] if state["status"] == "won" else [],
+        "scores": {seat: score(state)},
+        "reason": REASONS[state["status"]],
+        "ranked": state["options"]["deck"] is None,
+        **details(state),
+    }
+
+
+def leaderboard_key(res: dict) -> tuple:
+    """Sort key for one board (ascending = better): victories first, then score, then fewer turns.
+
+    Ties after that go to the earlier finish, which the web layer knows and appends.
+
+    >>> a = {"reason": "victory", "scores": {"p1": 1500}, "turns": 30}
+    >>> b = {"reason": "death", "scores": {"p1": 2000}, "turns": 10}
+    >>> sorted([b, a], key=leaderboard_key) == [a, b]
+    True
+    """
+    return (res["reason"] != "victory", -sum(res["scores"].values()), res["turns"])
