@@ -124,7 +124,7 @@ def act(game_id: str):
         )
     try:
         action = play.action_from_form(request.form)
-        version, _state = play.act(store(), game, seat, action)
+        version, new_state = play.act(store(), game, seat, action)
     except rules_engine.InvalidAction as error:
         abort(400, description=str(error))
     except rules_engine.IllegalAction as error:
@@ -138,7 +138,7 @@ def act(game_id: str):
     notify_changed(game.id, version)
     if not is_htmx():
         return redirect(url_for("games.page", game_id=game.id), code=303)
-    return render_game(game_or_404(game_id), seat, log_seen=log_seen)
+    return render_game(game.advanced(version, new_state), seat, log_seen=log_seen)
 
 
 def _start_from(game_id: str, *, same_deal: bool):

@@ -3,6 +3,7 @@ present the legal actions as buttons. No rule is decided here."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import secrets
 from dataclasses import dataclass
@@ -34,6 +35,10 @@ class LoadedGame:
     @property
     def version(self) -> int:
         return self.record.version
+
+    def advanced(self, version: int, state: dict) -> LoadedGame:
+        """This game after one of our own actions landed: no need to read it back from the store."""
+        return LoadedGame(dataclasses.replace(self.record, version=version), self.rules, state)
 
 
 def load_game(store: Store, game_id: str) -> LoadedGame | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 
 from flask import Flask
@@ -22,6 +23,7 @@ def keyname(key: str) -> str:
     return KEY_NAMES.get(key, key.upper())
 
 
+@functools.lru_cache(maxsize=4096)
 def pretty_cards(text: str) -> Markup:
     """Log text with card codes shown as rank and coloured suit symbol ("QS" -> "Q♠").
 

@@ -416,7 +416,8 @@ class TestCombat:
         assert turn(state) == (6, "p1") and ap(state, "p1") == 5
         assert dod.view(state, "p1")["look"] == ["X###X", "..G.E", "...A.", "G...L", "X###X"]
         dead = dod.view(state, "p2")
-        assert dead["visible"] == dead["look"] == dead["memory"] == [] and dead["me"] == {"seat": "p2", "status": "dead"}
+        assert dead["visible"] == dead["look"] == dead["memory"] == []
+        assert dead["me"] == {"seat": "p2", "status": "dead"}
         state = run(state, ("p1", "move", "N"), ("p1", "pickup"), ("p1", "move", "E"), ("p1", "move", "E"))
         assert player(state, "p1")["pos"] == [1, 5] and player(state, "p1")["gold"] == 1
         assert dod.result(state) is None
@@ -686,14 +687,13 @@ class TestPresence:
 
 
 class TestHiddenInformation:
-    SEED = 8_675_309_123_457
-
-    def test_s19_hidden_information_and_view_events(self):
-        state = gallery_three(seed=self.SEED, dice=[1, 2, 3])
+    @pytest.mark.parametrize("seed", [8_675_309_123_457, "Recognisable-Secret-S19"])
+    def test_s19_hidden_information_and_view_events(self, seed):
+        state = gallery_three(seed=seed, dice=[1, 2, 3])
         v1 = dod.view(state, "p1")
         assert not [c for c in v1["visible"] if c["pos"][0] >= 8]
         text = json.dumps(v1)
-        for secret in (str(self.SEED), "dice", "start_positions", "[9, 1]", "seed"):
+        for secret in (str(seed), "dice", "start_positions", "[9, 1]", "seed"):
             assert secret not in text
         assert [sorted(p) for p in v1["players"]] == [["cause", "seat", "status"]] * 3
         assert v1["me"]["seat"] == "p1" and "p2" not in json.dumps(v1["me"])
@@ -701,7 +701,7 @@ class TestHiddenInformation:
             spectator = dod.view(state, seat)
             assert spectator["me"] is None
             assert spectator["visible"] == spectator["look"] == spectator["memory"] == []
-            assert str(self.SEED) not in json.dumps(spectator)
+            assert str(seed) not in json.dumps(spectator)
         state = act(state, "p1", "end_turn")
         before = state
         state = act(state, "p2", "move", "S")
@@ -717,6 +717,18 @@ class TestHiddenInformation:
         assert new_events(before, state, "p3", "left_view") == []
         dead = dod.view(act(state, "p3", "drop"), "p3")
         assert dead["visible"] == dead["look"] == dead["memory"] == []
+
+    def test_an_onlookers_memory_records_what_it_saw_taken(self):
+        state = game(LANTERN_GALLERY, {"p1": (5, 4), "p2": (7, 4)})
+        state = run(state, ("p1", "pickup"), ("p1", "end_turn"), ("p2", "move", "S"), ("p2", "move", "S"))
+        assert player(state, "p2")["pos"] == [9, 4]
+        remembered = {tuple(c["pos"]): c["item"] for c in dod.view(state, "p2")["memory"]}
+        assert (5, 4) in remembered and remembered[5, 4] is None  # seen taken, so remembered empty
+
+    def test_empty_seat_names_are_malformed(self):
+        with pytest.raises(InvalidAction):
+            dod.apply(gallery_three(), "", {"type": "join"})
+        assert dod.legal_actions(gallery_three(), "") == []
 
     def test_other_players_stats_never_reach_a_seat(self):
         # Ruling 30: p2 drinks to 4 HP and dons armour in p1's sight; p1 learns only what was taken.

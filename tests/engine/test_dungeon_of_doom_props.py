@@ -71,6 +71,7 @@ class Game:
         self.log: list[tuple[str, object]] = []
         self.newcomers = 0
         self.seen: dict[str, set] = {}
+        self.last_seen: dict[str, dict] = {}  # seat -> cell -> (tile, item) as last seen
         self.after_step()
 
     # -- one attempt ---------------------------------------------------------------------------
@@ -124,9 +125,15 @@ class Game:
     def after_step(self) -> None:
         state = self.state
         assert dod.load(json.loads(json.dumps(dod.dump(state)))) == state
+        items = {tuple(i["pos"]): {"kind": i["kind"], "amount": i["amount"]} for i in state["map"]["items"]}
+        tiles = {"#": "wall", ".": "floor", "E": "exit"}
         for p in state["players"]:
             if p["status"] == "alive":
-                self.seen.setdefault(p["seat"], set()).update(field(state, p))
+                cells = field(state, p)
+                self.seen.setdefault(p["seat"], set()).update(cells)
+                memory = self.last_seen.setdefault(p["seat"], {})
+                for r, c in cells:
+                    memory[r, c] = (tiles[state["map"]["terrain"][r][c]], items.get((r, c)))
         self.check_invariants()
         self.check_views()
         if dod.result(state) is None:
@@ -185,7 +192,9 @@ class Game:
                 pos = tuple(cell["pos"])
                 assert cell["item"] == truth_items.get(pos)
                 assert cell["player"] == truth_players.get(pos)
-            assert not now & {tuple(c["pos"]) for c in v["memory"]}
+            remembered = {tuple(c["pos"]): (c["tile"], c["item"]) for c in v["memory"]}
+            expected = {pos: seen for pos, seen in self.last_seen[seat].items() if pos not in now}
+            assert remembered == expected
             for event in v["events"]:
                 if "hp" in event and event["type"] == "attack":
                     assert event["target"] == seat  # only the target learns its own hit points

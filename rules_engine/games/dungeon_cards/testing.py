@@ -69,7 +69,7 @@ def restart(s: dict) -> dict:
     return s
 
 
-def act(s: dict, seat: str, kind: str, **params) -> dict:
+def act(s: dict, seat: str, kind: str, /, **params) -> dict:
     """``apply`` with the action written as keywords."""
     return apply(s, seat, {"type": kind, **params})
 

@@ -12,7 +12,7 @@ from ...cards import seeded_rng
 from ...errors import IllegalAction
 from . import combat, endings, party
 from . import deck as _deck
-from .core import active, char, current, is_face, log, pretty, pretty_list, sq, value
+from .core import active, current, is_face, log, pretty, pretty_list, sq, value
 from .data import CLASSES, HAND_SIZE, REVERSED_DIRECTION, SPELLS, SUIT_DIRECTIONS
 from .movement import walk
 
@@ -155,7 +155,7 @@ def card_move(state: dict, c: dict, card: str) -> tuple[str, int]:
     return direction, distance
 
 
-def move(state: dict, c: dict, direction: str, distance: int, what: str) -> None:
+def move(state: dict, c: dict, direction: str, distance: int, what: str) -> bool:
     """Walk (§4.3) and record the ``moved`` event; the caller checks the final square."""
     start = c["position"]
     result = walk(state["board"], start, direction, distance, ninja=c["class"] == "ninja")
@@ -278,7 +278,3 @@ def pass_turn(state: dict) -> None:
             return
         turn["round_number"] += 1
     begin_turn(state, nxt)
-
-
-def current_char(state: dict) -> dict:
-    return char(state, state["turn"]["current"])

@@ -19,7 +19,7 @@ def view(state: dict, seat: str | None) -> dict:
         "host": state["host"],
         "players": list(state["players"]),
         "classes": dict(state["classes"]),
-        "options": {k: v for k, v in opts.items() if k not in HIDDEN_OPTIONS},
+        "options": {k: deep(v) for k, v in opts.items() if k not in HIDDEN_OPTIONS},
         "warnings": warnings(state),
         "board": None,
         "deck_count": len(state["deck"]),
@@ -31,8 +31,8 @@ def view(state: dict, seat: str | None) -> dict:
         "last_spell": dict(state["last_spell"]) if state["last_spell"] else None,
         "awaiting": actions.awaiting(state),
         "actions": [],
-        "outcome": dict(state["outcome"]) if state["outcome"] else None,
-        "hall_of_fame": [dict(e) for e in state["hall_of_fame"]],
+        "outcome": deep(state["outcome"]),
+        "hall_of_fame": deep(state["hall_of_fame"]),
         "log": [{"event": e["event"], "text": e["text"]} for e in state["log"]
                 if "private" not in e or e["private"] == seat],
     }
@@ -40,7 +40,7 @@ def view(state: dict, seat: str | None) -> dict:
         out["board"] = {
             "width": board["width"],
             "height": board["height"],
-            "start": board["start"],
+            "start": list(board["start"]) if board["start"] else None,
             "exits": [list(s) for s in board["exits"]],
             "pits": [list(s) for s in board["pits"]],
             "stop_walls": [[list(a), list(b)] for a, b in board["stop_walls"]],
@@ -139,7 +139,7 @@ def result(state: dict) -> dict | None:
         "reason": outcome["reason"],
         "result": outcome["result"],
         "escaped": list(outcome["escaped"]),
-        "hall_of_fame": [dict(e) for e in state["hall_of_fame"]],
+        "hall_of_fame": deep(state["hall_of_fame"]),
     }
 
 

@@ -643,7 +643,7 @@ def legal_actions(state: dict, seat: str) -> list[dict]:
         return []
     p = _find(state, seat)
     if p is None:
-        return [{"type": "join"}] if isinstance(seat, str) and _join_problem(state, seat) is None else []
+        return [{"type": "join"}] if isinstance(seat, str) and seat and _join_problem(state, seat) is None else []
     if p["status"] != "alive":
         return []
     if state["turn"]["seat"] != seat:
@@ -667,8 +667,8 @@ def apply(state: dict, seat: str, action: dict) -> dict:
     player reads) for one the rules forbid now; either way nothing changes.
     """
     kind = _check_action(action)
-    if not isinstance(seat, str):
-        raise InvalidAction("the seat must be a string")
+    if not isinstance(seat, str) or not seat:
+        raise InvalidAction("the seat must be a non-empty string")
     if kind == "join":
         problem = _join_problem(state, seat)
         if problem:

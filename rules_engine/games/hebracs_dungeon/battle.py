@@ -8,7 +8,7 @@ player loses the difference, unless Paralysis or Anti-Magic (against a magician)
 from __future__ import annotations
 
 from . import data
-from .state import cell_at, draw, end, log, take_enemy, under
+from .state import cell_at, draw, end, log, name, take_enemy, under
 
 FIGHTERS = {"S": "A mercenary", "H": "An amazon warrior", "C": "An evil magician", "D": "A demon"}
 
@@ -132,7 +132,7 @@ def win(state: dict) -> None:
     if cell_at(state, pos)["treasure"] is not None:
         state["pending"].insert(0, {"step": "take", "at": list(pos)})
     else:
-        log(state, f"Chamber {pos[0]},{pos[1]} was robbed: no treasure.")
+        log(state, f"Chamber {name(pos)} was robbed: no treasure.")
 
 
 def leave(state: dict) -> None:

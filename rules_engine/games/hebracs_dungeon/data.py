@@ -157,9 +157,11 @@ ENEMIES: tuple[dict, ...] = (
     {"cards": "2–10 ♦", "name": "Demon", "text": "A battle; life = rank."},
     {"cards": "Jack", "name": "Fellow adventurer", "text": "Life 10: fight him or propose a trade."},
     {"cards": "Q♠ Q♣", "name": "Black priestess", "text": "Steals your most valuable treasure, then leaves you hers."},
-    {"cards": "Q♥ Q♦", "name": "White priestess", "text": "Heals you fully (and leaves with the treasure) or gives the treasure."},
+    {"cards": "Q♥ Q♦", "name": "White priestess",
+     "text": "Heals you fully (and leaves with the treasure) or gives the treasure."},
     {"cards": "King", "name": "Merchant", "text": "Shows his treasure and sells it for gems."},
-    {"cards": "Joker", "name": "Hebrac", "text": "Play his game: a red card wins the treasure, a black one costs 5 life."},
+    {"cards": "Joker", "name": "Hebrac",
+     "text": "Play his game: a red card wins the treasure, a black one costs 5 life."},
 )
 
 TREASURES: tuple[dict, ...] = (

@@ -18,7 +18,6 @@ from .state import (
     end,
     fresh_effects,
     heal,
-    in_grid,
     is_cleared,
     log,
     name,
@@ -280,6 +279,3 @@ def leave_encounter(state: dict) -> None:
     state["encounter"] = None
     state["position"] = None
 
-
-def valid_pos(state: dict, pos) -> bool:
-    return in_grid(state, pos)

@@ -114,7 +114,7 @@ def remote_vision_targets(state: dict) -> list[list[int]]:
 
 def body_switch_targets(state: dict) -> list[list[int]]:
     if state["phase"] == "battle":
-        return [state["battle"]["pos"]]
+        return [list(state["battle"]["pos"])]
     return [p for p in positions(state) if cell_at(state, p)["enemy"] is not None]
 
 

@@ -95,10 +95,7 @@ def new_state(seed: int, seat: str, options: dict | None) -> dict:
         deck = list(opts["deck"])
     else:
         jokers = 2 * opts["decks"] if opts["jokers"] else 0
-        full = standard_deck(jokers=jokers, decks=opts["decks"])
-        if not opts["jokers"]:
-            full = [c for c in full if c != "JK"]
-        deck = shuffled(full, seeded_rng(seed, "shuffle", 0))
+        deck = shuffled(standard_deck(jokers=jokers, decks=opts["decks"]), seeded_rng(seed, "shuffle", 0))
     rows, cols = opts["rows"], opts["cols"]
     state = {
         "seat": seat,
@@ -172,7 +169,9 @@ def _deep(value):
 def clone(state: dict) -> dict:
     """A copy safe to mutate: every mutable part is new, except log entries (never mutated)."""
     new = dict(state)
-    new["options"] = _deep(state["options"])
+    new["options"] = dict(state["options"])
+    if new["options"]["deck"] is not None:
+        new["options"]["deck"] = list(new["options"]["deck"])
     new["hand_deck"] = list(state["hand_deck"])
     new["grid"] = [[dict(cell) for cell in row] for row in state["grid"]]
     new["level_effects"] = dict(state["level_effects"])

@@ -1,0 +1,101 @@
+"""Server time of POST /g/<id>/act beside a bare Flask route returning a fragment of the same size.
+
+Both are timed in-process through the WSGI test client (no sockets), so the ratio is the
+cost of Delve's work per action: load the game, check seat/CSRF/version, apply, append to a
+real SQLite file, render this seat's fragments, ring the doorbell.
+
+    .venv/bin/python benchmarks/http_roundtrip.py [--actions 2000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import re
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+os.environ.setdefault("SECRET_KEY", "benchmark")
+
+from flask import Flask  # noqa: E402
+
+import rules_engine  # noqa: E402
+from _common import print_table, summary_us  # noqa: E402
+from webapp import create_app  # noqa: E402
+
+CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
+
+
+def delve_samples(n_actions: int, size: int) -> tuple[list[float], int]:
+    workdir = tempfile.mkdtemp()
+    app = create_app({"DATABASE_URL": f"sqlite:///{workdir}/bench.sqlite3", "LOG_LEVEL": "WARNING"})
+    store = app.extensions["delve_store"]
+    rules = rules_engine.get("shuffle-and-doom")
+    rng = random.Random(7)
+    samples, sizes = [], []
+    while len(samples) < n_actions:
+        client = app.test_client()
+        csrf = CSRF.search(client.get("/").get_data(as_text=True)).group(1)
+        location = client.post("/games", data={"game": "shuffle-and-doom", "csrf_token": csrf, "size": str(size)}).headers["Location"]
+        game_id = location.rsplit("/", 1)[-1]
+        version = 0
+        while len(samples) < n_actions:
+            state = rules.load(store.load(game_id).snapshot)
+            if rules.result(state) is not None:
+                break
+            actions = rules.legal_actions(state, "p1")
+            non_moves = [a for a in actions if a["type"] != "move"]
+            action = rng.choice(non_moves if non_moves and rng.random() < 0.6 else actions)
+            data = {"csrf_token": csrf, "version": str(version), "action": json.dumps(action), "log_seen": "0"}
+            t0 = time.perf_counter()
+            response = client.post(f"/g/{game_id}/act", data=data, headers={"HX-Request": "true"})
+            body = response.get_data()
+            samples.append(time.perf_counter() - t0)
+            assert response.status_code == 200, body[:300]
+            sizes.append(len(body))
+            version += 1
+    return samples, int(sum(sizes) / len(sizes))
+
+
+def floor_samples(n: int, size: int) -> list[float]:
+    app = Flask("floor")
+    fragment = "x" * size
+
+    @app.post("/act")
+    def act():
+        return fragment
+
+    client = app.test_client()
+    samples = []
+    for _ in range(n):
+        t0 = time.perf_counter()
+        client.post("/act", data={"action": '{"type":"move","dir":"E"}', "version": "1"}).get_data()
+        samples.append(time.perf_counter() - t0)
+    return samples
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--actions", type=int, default=2000)
+    parser.add_argument("--size", type=int, default=7)
+    args = parser.parse_args()
+    delve, fragment_size = delve_samples(args.actions, args.size)
+    floor = floor_samples(args.actions, fragment_size)
+    d, f = summary_us(delve), summary_us(floor)
+    print_table(
+        f"POST /g/<id>/act server time, {args.size}x{args.size}, fragment ≈ {fragment_size:,} bytes",
+        ["route", "n", "p50 µs", "p95 µs", "p99 µs"],
+        [["Delve /act", d["n"], d["p50"], d["p95"], d["p99"]],
+         ["bare Flask, same-size body", f["n"], f["p50"], f["p95"], f["p99"]]],
+    )
+    print(f"\nratio p50 {d['p50'] / f['p50']:.2f}x, p95 {d['p95'] / f['p95']:.2f}x (target ≤ 1.5x)")
+
+
+if __name__ == "__main__":
+    main()
