@@ -17,12 +17,14 @@ from .config import PROJECT_ROOT
 class Option:
     name: str
     label: str
-    kind: str  # "int" | "bool" | "deck"
+    kind: str  # "int" | "bool" | "deck" | "choice"
     default: object = None
     minimum: int | None = None
     maximum: int | None = None
     group: str = ""
     help: str = ""
+    choices: tuple[tuple[str, str], ...] = ()
+    """For ``choice``: (value, label) pairs."""
 
 
 @dataclass(frozen=True)
@@ -145,6 +147,12 @@ def parse_options(entry: GameEntry, form) -> dict:
             if not option.minimum <= value <= option.maximum:
                 raise InvalidAction(f"{option.label} must be between {option.minimum} and {option.maximum}.")
             options[option.name] = value
+        elif option.kind == "choice":
+            value = option.default if raw in (None, "") else raw
+            allowed = {str(v) for v, _label in option.choices}
+            if str(value) not in allowed:
+                raise InvalidAction(f"{option.label} must be one of: {', '.join(l for _v, l in option.choices)}.")
+            options[option.name] = next(v for v, _l in option.choices if str(v) == str(value))
         elif option.kind == "deck":
             text = (raw or "").replace(",", " ").split()
             if text:

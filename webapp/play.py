@@ -83,19 +83,38 @@ def parse_action(raw: str | None) -> dict:
     return action
 
 
+def _form_value(raw: str):
+    value = str(raw)[:64]
+    return int(value) if value.lstrip("-").isdigit() and len(value) < 10 else value
+
+
 def action_from_form(form) -> dict:
-    """The action a form posted: the ``action`` field's JSON, or one composed from ``compose``
-    (the type) and ``a_<param>`` fields (whole numbers become ints) for choices made with inputs."""
+    """The action a form posted: the ``action`` field's JSON, or one composed from inputs.
+
+    Composed actions serve choices made with form controls (selects, checkboxes): the button
+    ``compose`` names the type, ``a_<param>`` fields give scalars (whole numbers become ints),
+    ``a_<param>[]`` fields give lists (checkboxes), and ``j_<param>`` fields hold JSON values."""
     if form.get("action"):
         return parse_action(form.get("action"))
     kind = form.get("compose")
     if not kind:
         raise rules_engine.InvalidAction("No action was sent.")
     action: dict = {"type": str(kind)[:64]}
-    for name, value in form.items():
-        if name.startswith("a_") and len(name) <= 34:
-            value = str(value)[:64]
-            action[name[2:]] = int(value) if value.lstrip("-").isdigit() else value
+    for name in form.keys():
+        if len(name) > 40:
+            continue
+        if name.startswith("a_") and name.endswith("[]"):
+            action[name[2:-2]] = [_form_value(v) for v in form.getlist(name)[:64]]
+        elif name.startswith("a_"):
+            action[name[2:]] = _form_value(form.get(name))
+        elif name.startswith("j_"):
+            raw = form.get(name)
+            if len(raw) > MAX_ACTION_BYTES:
+                raise rules_engine.InvalidAction("That action is too large to be one of ours.")
+            try:
+                action[name[2:]] = json.loads(raw)
+            except ValueError:
+                raise rules_engine.InvalidAction(f"The {name[2:]} field is not readable.") from None
     return action
 
 
