@@ -55,6 +55,7 @@ def render_game(game: play.LoadedGame, seat: str | None, *, flash: str | None = 
     seen = log_seen if log_seen is not None else len(log_entries)
     context = dict(
         entry=entry,
+        rules=game.rules,
         game_id=game.id,
         version=game.version,
         view=view,

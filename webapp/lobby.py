@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, render_template
 
+import rules_engine
+
 from .catalog import BY_SLUG, GAMES
 
 bp = Blueprint("lobby", __name__)
@@ -19,7 +21,8 @@ def how_to_play(slug: str):
     entry = BY_SLUG.get(slug)
     if entry is None or not entry.playable:
         abort(404, description="There is no such game in Delve.")
-    return render_template(f"{entry.template_dir}/how_to_play.html", entry=entry)
+    # The engine module is in the context so rules tables render from the engine's own data.
+    return render_template(f"{entry.template_dir}/how_to_play.html", entry=entry, rules=rules_engine.get(slug))
 
 
 @bp.get("/healthz")
