@@ -32,10 +32,11 @@ def create_app(config: dict | None = None) -> Flask:
 
     app.extensions["delve_store"] = Store(app.config["DATABASE_URL"])
 
-    from . import games, lobby
+    from . import games, lobby, tables
 
     app.register_blueprint(lobby.bp)
     app.register_blueprint(games.bp)
+    app.register_blueprint(tables.bp)
     security.init_app(app)
     rendering.init_app(app)
     errors.init_app(app)
@@ -49,4 +50,8 @@ def create_app(config: dict | None = None) -> Flask:
         logger=False,
         engineio_logger=False,
     )
+    if app.config.get("BACKGROUND_JOBS", not app.testing):
+        from .presence import start_background_jobs
+
+        start_background_jobs(app, socketio)
     return app

@@ -35,6 +35,15 @@ class GameEntry:
     blurb: str
     options: tuple[Option, ...] = field(default_factory=tuple)
     solo: bool = True
+    lobby_fields: tuple[Option, ...] = field(default_factory=tuple)
+    """Multiplayer: what each seat chooses in the waiting room (kind "choice"). Each field's
+    choices reach the engine as ``options[field.name] = {seat: value}``."""
+    unique_lobby_fields: tuple[str, ...] = ()
+    """Lobby fields no two seats may share (e.g. a class)."""
+    extra_options: object = None
+    """Optional ``(form, files, options) -> None`` for options a plain field cannot express."""
+    keys: dict = field(default_factory=dict)
+    """Keyboard shortcuts by action: ``"type"`` or ``"type:dir"`` -> (key, alternative key)."""
 
     @property
     def template_dir(self) -> str:
@@ -88,6 +97,18 @@ GAMES: tuple[GameEntry, ...] = (
             "their power, turn kings into magic items, and clear the dungeon before the fifth "
             "hit lands."
         ),
+        options=(
+            Option(
+                "deck",
+                "Stacked deal",
+                "deck",
+                group="Advanced",
+                help=(
+                    "Optional: all 54 card codes, top card first (52 cards and JK twice). The jacks, queens, "
+                    "kings and jokers fill the dungeon from the top row down; the aces to tens form the power deck."
+                ),
+            ),
+        ),
     ),
     GameEntry(
         slug="hebracs-dungeon",
@@ -97,6 +118,26 @@ GAMES: tuple[GameEntry, ...] = (
             "A card role-playing game across a grid of chambers: battle enemies card by card, "
             "bargain with merchants and adventurers, cast eighteen spells with magic potions, "
             "beware the black priestesses, and descend level by level to gather the four aces."
+        ),
+        options=(
+            Option("decks", "Decks shuffled together", "choice", 2,
+                   choices=((2, "Two decks (standard)"), (3, "Three decks"), (4, "Four decks"))),
+            Option("jokers", "Include the jokers (Hebrac himself)", "bool", True),
+            Option("rows", "Rows of chambers", "int", 3, 2, 5, help="2 to 5; rows × columns must make at least 12."),
+            Option("cols", "Columns of chambers", "int", 4, 3, 6, help="3 to 6; the standard level is 3 rows × 4."),
+            Option("max_life", "Starting life", "int", 15, 5, 30, group="Difficulty",
+                   help="5 to 30; 15 is standard, less is harder."),
+            Option("inventory_limit", "Inventory limit", "choice", None, group="Difficulty",
+                   choices=((None, "No limit (standard)"),) + tuple((n, f"{n} treasures") for n in range(3, 31)),
+                   help="Over the limit you must drop a treasure at once."),
+            Option("strength_after_attack", "Strength potions may be drunk after the attack card is seen", "bool",
+                   False, group="Variations"),
+            Option("alignment", "Alignment", "choice", "good", group="Variations",
+                   choices=(("good", "Good: a proposed trade binds you"),
+                            ("evil", "Evil: fight or rob an adventurer even after proposing a trade"))),
+            Option("deck", "Stacked deal", "deck", group="Advanced",
+                   help="Optional: card codes, top card first — the treasures of level 1 in reading order, "
+                        "then their enemies, then the Hand Deck (e.g. 6S 9C … AC 10H …)."),
         ),
     ),
     GameEntry(
@@ -121,13 +162,67 @@ GAMES: tuple[GameEntry, ...] = (
             "only what your lantern lights: gather gold, arm yourself, fight or dodge the other "
             "delvers, and be the first to reach the exit with the gold the map demands."
         ),
+        options=(
+            Option("max_players", "Players at the table", "int", 4, 1, 8, help="1 to 8 living players at once."),
+            Option(
+                "turn_seconds", "Time per turn", "choice", "120",
+                choices=(("0", "No limit"), ("30", "30 seconds"), ("60", "1 minute"), ("120", "2 minutes"),
+                         ("300", "5 minutes"), ("600", "10 minutes")),
+            ),
+        ),
+        extra_options=lambda form, files, options: dungeon_of_doom_map(form, files, options),
+        keys={
+            "pickup": ("p", None), "end_turn": ("e", None),
+            **{f"attack:{d}": (f"Shift+{arrow}", f"Shift+{letter}") for d, arrow, letter in
+               (("N", "ArrowUp", "w"), ("E", "ArrowRight", "d"), ("S", "ArrowDown", "s"), ("W", "ArrowLeft", "a"))},
+        },
     ),
 )
 
+MAP_UPLOAD_MAX = 12 * 1024
+
+
+def dungeon_of_doom_map(form, files, options: dict) -> None:
+    """The Dungeon of Doom's map: a shipped one, a fresh random one (S/M/L), or the player's own file."""
+    from rules_engine.games.dungeon_of_doom import generate_map, shipped_maps
+
+    choice = str(form.get("map_choice") or "lantern-gallery")
+    shipped = shipped_maps()
+    if choice in shipped:
+        options["map"] = shipped[choice]
+    elif choice in {"random-S", "random-M", "random-L"}:
+        import secrets
+
+        options["map"] = generate_map(secrets.randbits(62), choice[-1])
+    elif choice == "custom":
+        upload = files.get("map_file") if files else None
+        text = ""
+        if upload is not None and upload.filename:
+            raw = upload.read(MAP_UPLOAD_MAX + 1)
+            if len(raw) > MAP_UPLOAD_MAX:
+                raise InvalidAction("That map file is too large (12 KB at most).")
+            try:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError:
+                raise InvalidAction("That map file is not plain text (UTF-8).") from None
+        text = text or str(form.get("map_text") or "")
+        if not text.strip():
+            raise InvalidAction("Paste a map or choose a map file, or pick one of our maps.")
+        options["map"] = text
+    else:
+        raise InvalidAction("Choose one of the listed maps.")
 BY_SLUG = {entry.slug: entry for entry in GAMES}
 
+NAME_MAX = 24
 
-def parse_options(entry: GameEntry, form) -> dict:
+
+def clean_name(raw: object, fallback: str) -> str:
+    """A display name: printable, trimmed, at most NAME_MAX characters; the fallback if empty."""
+    text = "".join(ch for ch in str(raw or "") if ch.isprintable()).strip()
+    return " ".join(text.split())[:NAME_MAX] or fallback
+
+
+def parse_options(entry: GameEntry, form, files=None) -> dict:
     """Turn the creation form into engine options; InvalidAction with a readable reason if a field is off.
 
     The engine validates again (it owns the rules); this layer only converts form strings."""
@@ -152,9 +247,12 @@ def parse_options(entry: GameEntry, form) -> dict:
             allowed = {str(v) for v, _label in option.choices}
             if str(value) not in allowed:
                 raise InvalidAction(f"{option.label} must be one of: {', '.join(l for _v, l in option.choices)}.")
-            options[option.name] = next(v for v, _l in option.choices if str(v) == str(value))
+            value = next(v for v, _l in option.choices if str(v) == str(value))
+            options[option.name] = int(value) if str(value).isdigit() else value
         elif option.kind == "deck":
             text = (raw or "").replace(",", " ").split()
             if text:
                 options[option.name] = [Card.parse(code.upper()).code for code in text]
+    if entry.extra_options:
+        entry.extra_options(form, files, options)
     return options

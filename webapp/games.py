@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import time
 
 from flask import Blueprint, abort, current_app, make_response, redirect, render_template, request, url_for
 from jinja2_fragments.flask import render_blocks
@@ -11,7 +12,7 @@ import rules_engine
 
 from . import play
 from . import seats as seat_tokens
-from .catalog import BY_SLUG, parse_options
+from .catalog import BY_SLUG, clean_name, parse_options
 from .realtime import notify_changed
 from .security import check_csrf
 from .store import StaleVersion, Store
@@ -48,28 +49,86 @@ def _log_seen() -> int | None:
         return None
 
 
+def log_mark(entries: list) -> int:
+    """Where the log ends: the last event's ``seq`` for windowed event logs, else the length."""
+    if entries and isinstance(entries[-1], dict) and "seq" in entries[-1]:
+        return int(entries[-1]["seq"])
+    return len(entries)
+
+
+def entries_after(entries: list, seen: int | None) -> list:
+    """The log entries a page has not shown yet (the announcer reads them out)."""
+    if seen is None:
+        return []
+    if entries and isinstance(entries[-1], dict) and "seq" in entries[-1]:
+        return [e for e in entries if e.get("seq", 0) > seen]
+    return entries[seen:]
+
+
+def seat_rows(game: play.LoadedGame, now: float) -> list[dict]:
+    """The table's seats for the roster: name, presence, and seconds left before an absent seat is dropped."""
+    from .presence import GRACE_SECONDS
+
+    rows = []
+    for s in store().seats(game.id):
+        drop_in = None
+        if game.record.status == "running" and not s.connected and not s.gone:
+            drop_in = max(0, int(s.last_seen + GRACE_SECONDS - now))
+        rows.append({"seat": s.seat, "name": s.name, "connected": s.connected, "gone": s.gone, "drop_in": drop_in,
+                     "host": game.record.lobby.get("host") == s.seat})
+    return rows
+
+
 def render_game(game: play.LoadedGame, seat: str | None, *, flash: str | None = None, status: int = 200, log_seen=None):
     entry = BY_SLUG[game.record.slug]
-    view = game.rules.view(game.state, seat)
-    log_entries = view.get("log", [])
-    seen = log_seen if log_seen is not None else len(log_entries)
+    now = time.time()
     context = dict(
         entry=entry,
         rules=game.rules,
         game_id=game.id,
         version=game.version,
-        view=view,
+        revision=game.record.revision,
         seat=seat,
-        buttons=play.action_buttons(game, seat),
-        result=game.rules.result(game.state),
         flash=flash,
-        new_log=log_entries[seen:] if seen < len(log_entries) else [],
         share_url=url_for("games.page", game_id=game.id, _external=True),
         fragment=is_htmx(),
+        new_log=[],
     )
-    template = f"{entry.template_dir}/game.html"
+    if not entry.solo:
+        from .presence import ticket_for
+
+        seats = seat_rows(game, now)
+        context.update(
+            seats=seats,
+            names={row["seat"]: row["name"] for row in seats},
+            presence_ticket=ticket_for(current_app, game.id, seat) if seat else None,
+            chat=store().chat(game.id),
+            turn_deadline_in=(max(0, int(game.record.turn_deadline - now)) if game.record.turn_deadline else None),
+        )
+    if game.record.status == "waiting":
+        template = "_waiting_room.html"
+        context.update(
+            lobby=game.record.lobby,
+            table_size=play.table_size(game.rules, game.record.options),
+            is_host=seat is not None and game.record.lobby.get("host") == seat,
+            view=None, buttons=[], result=None,
+        )
+        blocks = ["game"]
+    else:
+        view = game.rules.view(game.state, seat)
+        log_entries = view.get("log", view.get("events", []))
+        context.update(
+            view=view,
+            buttons=play.action_buttons(game, seat, entry.keys),
+            result=game.rules.result(game.state),
+            log_mark=log_mark(log_entries),
+            new_log=entries_after(log_entries, log_seen),
+            next_game=game.record.lobby.get("next"),
+        )
+        template = f"{entry.template_dir}/game.html"
+        blocks = FRAGMENT_BLOCKS
     if is_htmx():
-        body = render_blocks(template, FRAGMENT_BLOCKS, **context)
+        body = render_blocks(template, blocks, **context)
     else:
         body = render_template(template, **context)
     response = make_response(body, status)
@@ -85,8 +144,12 @@ def create():
     if entry is None or not entry.playable:
         abort(404, description="That game is not available to play yet.")
     try:
-        options = parse_options(entry, request.form)
-        game_id, token = play.start_game(store(), entry.slug, options)
+        options = parse_options(entry, request.form, request.files)
+        if entry.solo:
+            game_id, token = play.start_game(store(), entry.slug, options)
+        else:
+            name = clean_name(request.form.get("name"), "Host")
+            game_id, token = play.open_table(store(), entry.slug, options, name=name)
     except rules_engine.InvalidAction as error:
         abort(400, description=f"Could not start the game: {error}")
     response = redirect(url_for("games.page", game_id=game_id), code=303)
@@ -103,6 +166,11 @@ def page(game_id: str):
 @bp.get("/g/<game_id>/board")
 def board(game_id: str):
     game = game_or_404(game_id)
+    if request.args.get("page") == "waiting" and game.record.status != "waiting" and is_htmx():
+        # The table started: the waiting-room page becomes the game page as a whole.
+        response = make_response("", 200)
+        response.headers["HX-Refresh"] = "true"
+        return response
     return render_game(game, viewer_seat(game), log_seen=_log_seen())
 
 
@@ -113,7 +181,9 @@ def act(game_id: str):
     seat = viewer_seat(game)
     log_seen = _log_seen()
     if seat is None:
-        abort(403, description="You are watching this game: only the player who started it can act.")
+        abort(403, description="You are watching this game: only its players can act.")
+    if game.record.status == "waiting":
+        abort(409, description="The game has not started yet: the host starts it from the waiting room.")
     try:
         based_on = int(request.form.get("version", ""))
     except ValueError:
@@ -136,7 +206,7 @@ def act(game_id: str):
             fresh, seat, status=409, log_seen=log_seen,
             flash="The game had moved on since that click; here is where it stands now.",
         )
-    notify_changed(game.id, version)
+    notify_changed(game.id, store().revision(game.id))
     if not is_htmx():
         return redirect(url_for("games.page", game_id=game.id), code=303)
     return render_game(game.advanced(version, new_state), seat, log_seen=log_seen)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import secrets
+import time
 from dataclasses import dataclass
 
 import rules_engine
@@ -48,7 +49,8 @@ def load_game(store: Store, game_id: str) -> LoadedGame | None:
     if record is None:
         return None
     rules = rules_engine.get(record.slug)
-    return LoadedGame(record, rules, rules.load(record.snapshot))
+    state = rules.load(record.snapshot) if record.snapshot is not None else None
+    return LoadedGame(record, rules, state)
 
 
 def start_game(store: Store, slug: str, options: dict, *, seed: int | None = None, name: str = "Adventurer"):
@@ -118,11 +120,43 @@ def action_from_form(form) -> dict:
     return action
 
 
-def act(store: Store, game: LoadedGame, seat: str, action: dict) -> tuple[int, dict]:
+def turn_clock(rules, state) -> dict | None:
+    """The running turn as the engine reports it ({seat, number, seconds}), for timed games."""
+    clock = getattr(rules, "turn_clock", None)
+    return clock(state) if clock else None
+
+
+def clock_after(rules, state, record: GameRecord | None, now: float) -> tuple[str | None, float | None, float | None] | None:
+    """(turn key, started at, deadline) to store after an action; None for games without a clock.
+
+    A turn that goes on keeps its start time; a new turn starts now (10.6)."""
+    if not hasattr(rules, "turn_clock"):
+        return None
+    clock = rules.turn_clock(state)
+    if not clock:
+        return (None, None, None)
+    key = f"{clock['seat']}:{clock['number']}"
+    started = record.turn_started_at if record and record.turn_key == key and record.turn_started_at else now
+    seconds = clock.get("seconds") or 0
+    deadline = started + seconds if seconds > 0 else None
+    if record and record.turn_key == key and record.turn_deadline and deadline:
+        deadline = max(deadline, record.turn_deadline)  # keeps the grace a restart granted
+    return (key, started, deadline)
+
+
+AFTER_ACTION: list = []
+"""Listeners ``(store, game, seat, action, new_state, version)`` run after an action is stored
+(e.g. the Hall of Fame recording an escape). Register with ``AFTER_ACTION.append``."""
+
+
+def act(store: Store, game: LoadedGame, seat: str, action: dict, *, by_server: bool = False) -> tuple[int, dict]:
     """Apply and persist one action based on ``game.version``; returns (new version, new state).
 
     Raises InvalidAction / IllegalAction (nothing stored) or StaleVersion (someone else's action
-    landed first)."""
+    landed first). Actions the game reserves for the server (timeouts, drops) are refused from
+    players."""
+    if not by_server and action.get("type") in getattr(game.rules, "server_actions", ()):
+        raise rules_engine.InvalidAction("That action is applied by the server, not by players.")
     new_state = game.rules.apply(game.state, seat, action)
     version = store.append(
         game.id,
@@ -131,8 +165,37 @@ def act(store: Store, game: LoadedGame, seat: str, action: dict) -> tuple[int, d
         action=action,
         snapshot=game.rules.dump(new_state),
         result=game.rules.result(new_state),
+        clock=clock_after(game.rules, new_state, game.record, time.time()),
     )
+    for listener in AFTER_ACTION:
+        listener(store, game, seat, action, new_state, version)
     return version, new_state
+
+
+def open_table(store: Store, slug: str, options: dict, *, name: str, seed: int | None = None):
+    """Create a multiplayer game's waiting room with its creator in seat p1 (the host).
+
+    The engine's game begins when the host starts; returns (game id, the host's token)."""
+    rules = rules_engine.get(slug)
+    seed = secrets.randbits(62) if seed is None else seed
+    # Validate the options now, so a bad form is refused before anyone is invited.
+    rules.new_game(seed=seed, players=["p1"], options=options)
+    token = seat_tokens.new_token()
+    game_id = store.create_game(
+        slug=slug,
+        options=options,
+        seed=seed,
+        players=[],
+        snapshot=None,
+        seat_tokens={"p1": (name, seat_tokens.hash_token(token))},
+        status="waiting",
+        lobby={"host": "p1", "choices": {}},
+    )
+    return game_id, token
+
+
+def table_size(rules, options: dict) -> int:
+    return int(options.get("max_players") or rules.max_players)
 
 
 def replay(store: Store, game_id: str) -> dict:
@@ -167,16 +230,24 @@ class ActionButton:
         return self.action.get(name, default)
 
 
-def action_buttons(game: LoadedGame, seat: str | None) -> list[ActionButton]:
-    """This seat's legal actions with readable labels and keyboard shortcuts (none for spectators)."""
-    if seat is None:
+def action_buttons(game: LoadedGame, seat: str | None, keys: dict | None = None) -> list[ActionButton]:
+    """This seat's legal actions with readable labels and keyboard shortcuts (none for spectators).
+
+    ``keys`` (the game's catalog entry) fixes shortcuts by ``"type"`` or ``"type:dir"``; moves
+    get arrows and W A S D, and every other action the next digit or letter."""
+    if seat is None or game.state is None:
         return []
+    keys = keys or {}
     label_of = getattr(game.rules, "action_label", None)
     buttons = []
-    choices = iter(CHOICE_KEYS)
+    fixed = {k for pair in keys.values() for k in pair if k}
+    choices = (k for k in CHOICE_KEYS if k not in fixed)
     for action in game.rules.legal_actions(game.state, seat):
         label = label_of(game.state, action) if label_of else action["type"].replace("_", " ").capitalize()
-        if action.get("type") == "move" and action.get("dir") in MOVE_KEYS:
+        named = keys.get(f"{action.get('type')}:{action.get('dir')}") or keys.get(action.get("type"))
+        if named:
+            key, alt = named
+        elif action.get("type") == "move" and action.get("dir") in MOVE_KEYS:
             key, alt = MOVE_KEYS[action["dir"]]
         else:
             key, alt = next(choices, None), None

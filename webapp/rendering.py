@@ -20,6 +20,9 @@ def card(code: str) -> Card:
 
 
 def keyname(key: str) -> str:
+    """How a shortcut is shown on its button: "ArrowUp" -> "↑", "Shift+ArrowUp" -> "⇧↑"."""
+    if key.startswith("Shift+"):
+        return "⇧" + keyname(key[len("Shift+"):])
     return KEY_NAMES.get(key, key.upper())
 
 
@@ -39,7 +42,22 @@ def pretty_cards(text: str) -> Markup:
     return Markup(CARD_CODE.sub(symbol, str(escape(text))))
 
 
+SEAT_ID = re.compile(r"\bp(\d{1,2})\b")
+
+
+def name_seats(text: str, names: dict | None) -> str:
+    """Engine log lines name seats ("p2"); pages show the players' chosen names.
+
+    >>> name_seats("Turn 2: p2's turn.", {"p2": "Bob"})
+    "Turn 2: Bob's turn."
+    """
+    if not names:
+        return text
+    return SEAT_ID.sub(lambda m: names.get(m.group(0), m.group(0)), str(text))
+
+
 def init_app(app: Flask) -> None:
+    app.jinja_env.filters["name_seats"] = name_seats
     app.jinja_env.filters["pretty_cards"] = pretty_cards
     app.jinja_env.filters["card"] = card
     app.jinja_env.filters["keyname"] = keyname

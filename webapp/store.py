@@ -8,6 +8,7 @@ replaying the log must reproduce (tested).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import secrets
 import time
@@ -28,6 +29,8 @@ from sqlalchemy import (
     insert,
     select,
     update,
+    delete,
+    func,
 )
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
@@ -43,7 +46,18 @@ games = Table(
     Column("seed", BigInteger, nullable=False),
     Column("players", Text, nullable=False),
     Column("version", Integer, nullable=False, default=0),
+    # Bumped by every change a viewer can see (actions, seats, lobby, presence); the doorbell's number.
+    Column("revision", Integer, nullable=False, default=0),
+    # "waiting" (a multiplayer table filling up), "running" or "finished".
+    Column("status", String(16), nullable=False, default="running"),
+    # The waiting room: host seat and each seat's lobby choices (e.g. a class).
+    Column("lobby", Text, nullable=False, default="{}"),
+    # Engine state cache; "null" while waiting.
     Column("snapshot", Text, nullable=False),
+    # The turn clock (multiplayer): which turn is running, since when, and when it times out.
+    Column("turn_key", String(64), nullable=True),
+    Column("turn_started_at", Float, nullable=True),
+    Column("turn_deadline", Float, nullable=True),
     Column("result", Text, nullable=True),
     Column("created_at", Float, nullable=False),
     Column("updated_at", Float, nullable=False),
@@ -57,6 +71,23 @@ seats = Table(
     Column("seat", String(32), primary_key=True),
     Column("name", String(64), nullable=False),
     Column("token_hash", String(128), nullable=False),
+    Column("joined_at", Float, nullable=False, default=0.0),
+    # Presence (10.6 of the Dungeon of Doom): connected now, and when last seen.
+    Column("connected", Integer, nullable=False, default=0),
+    Column("last_seen", Float, nullable=False, default=0.0),
+    # The absence action was applied (or is pointless): stop watching this seat.
+    Column("gone", Integer, nullable=False, default=0),
+)
+
+chat = Table(
+    "chat",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("game_id", String(64), ForeignKey("games.id"), nullable=False, index=True),
+    Column("seat", String(32), nullable=True),
+    Column("name", String(64), nullable=False),
+    Column("text", String(400), nullable=False),
+    Column("created_at", Float, nullable=False),
 )
 
 actions = Table(
@@ -86,10 +117,26 @@ class GameRecord:
     seed: int
     players: list[str]
     version: int
-    snapshot: dict
+    snapshot: dict | None
     result: dict | None
     created_at: float
     finished_at: float | None
+    revision: int = 0
+    status: str = "running"
+    lobby: dict = dataclasses.field(default_factory=dict)
+    turn_key: str | None = None
+    turn_started_at: float | None = None
+    turn_deadline: float | None = None
+
+
+@dataclass(frozen=True)
+class SeatRecord:
+    seat: str
+    name: str
+    joined_at: float
+    connected: bool
+    last_seen: float
+    gone: bool
 
 
 def _json(value) -> str:
@@ -127,6 +174,8 @@ class Store:
         self.engine = make_engine(url)
         metadata.create_all(self.engine)
 
+    # ---- games -------------------------------------------------------------------------------
+
     def create_game(
         self,
         *,
@@ -134,8 +183,10 @@ class Store:
         options: dict,
         seed: int,
         players: list[str],
-        snapshot: dict,
+        snapshot: dict | None,
         seat_tokens: dict[str, tuple[str, str]],
+        status: str = "running",
+        lobby: dict | None = None,
     ) -> str:
         """Store a new game; ``seat_tokens`` maps seat -> (display name, token hash)."""
         game_id = new_game_id()
@@ -149,6 +200,9 @@ class Store:
                     seed=seed,
                     players=_json(players),
                     version=0,
+                    revision=0,
+                    status=status,
+                    lobby=_json(lobby or {}),
                     snapshot=_json(snapshot),
                     result=None,
                     created_at=now,
@@ -157,14 +211,16 @@ class Store:
                 )
             )
             for seat, (name, token_hash) in seat_tokens.items():
-                conn.execute(insert(seats).values(game_id=game_id, seat=seat, name=name, token_hash=token_hash))
+                conn.execute(
+                    insert(seats).values(
+                        game_id=game_id, seat=seat, name=name, token_hash=token_hash,
+                        joined_at=now, connected=0, last_seen=now, gone=0,
+                    )
+                )
         return game_id
 
-    def load(self, game_id: str) -> GameRecord | None:
-        with self.engine.connect() as conn:
-            row = conn.execute(select(games).where(games.c.id == game_id)).mappings().first()
-        if row is None:
-            return None
+    @staticmethod
+    def _record(row) -> GameRecord:
         return GameRecord(
             id=row["id"],
             slug=row["slug"],
@@ -176,16 +232,26 @@ class Store:
             result=json.loads(row["result"]) if row["result"] else None,
             created_at=row["created_at"],
             finished_at=row["finished_at"],
+            revision=row["revision"],
+            status=row["status"],
+            lobby=json.loads(row["lobby"] or "{}"),
+            turn_key=row["turn_key"],
+            turn_started_at=row["turn_started_at"],
+            turn_deadline=row["turn_deadline"],
         )
+
+    def load(self, game_id: str) -> GameRecord | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(select(games).where(games.c.id == game_id)).mappings().first()
+        return None if row is None else self._record(row)
 
     def version(self, game_id: str) -> int | None:
         with self.engine.connect() as conn:
             return conn.execute(select(games.c.version).where(games.c.id == game_id)).scalar()
 
-    def seat_hashes(self, game_id: str) -> dict[str, str]:
+    def revision(self, game_id: str) -> int | None:
         with self.engine.connect() as conn:
-            rows = conn.execute(select(seats.c.seat, seats.c.token_hash).where(seats.c.game_id == game_id))
-            return {seat: token_hash for seat, token_hash in rows}
+            return conn.execute(select(games.c.revision).where(games.c.id == game_id)).scalar()
 
     def append(
         self,
@@ -196,22 +262,28 @@ class Store:
         action: dict,
         snapshot: dict,
         result: dict | None,
+        clock: tuple[str | None, float | None, float | None] | None = None,
     ) -> int:
-        """Append one action as ``seq = expected_version + 1``; the new version, or StaleVersion."""
+        """Append one action as ``seq = expected_version + 1``; the new version, or StaleVersion.
+
+        ``clock`` = (turn key, turn started at, deadline) to store with it, for multiplayer games."""
         now = time.time()
         new_version = expected_version + 1
+        values = dict(
+            version=new_version,
+            revision=games.c.revision + 1,
+            snapshot=_json(snapshot),
+            result=_json(result) if result is not None else None,
+            updated_at=now,
+            finished_at=now if result is not None else None,
+            status="finished" if result is not None else "running",
+        )
+        if clock is not None:
+            values.update(turn_key=clock[0], turn_started_at=clock[1], turn_deadline=clock[2])
         try:
             with self.engine.begin() as conn:
                 bumped = conn.execute(
-                    update(games)
-                    .where(games.c.id == game_id, games.c.version == expected_version)
-                    .values(
-                        version=new_version,
-                        snapshot=_json(snapshot),
-                        result=_json(result) if result is not None else None,
-                        updated_at=now,
-                        finished_at=now if result is not None else None,
-                    )
+                    update(games).where(games.c.id == game_id, games.c.version == expected_version).values(**values)
                 )
                 if bumped.rowcount != 1:
                     conn.rollback()
@@ -236,7 +308,196 @@ class Store:
             return [(seq, seat, json.loads(action)) for seq, seat, action in rows]
 
     def count_games(self) -> int:
-        from sqlalchemy import func
-
         with self.engine.connect() as conn:
             return conn.execute(select(func.count()).select_from(games)).scalar_one()
+
+    def touch(self, game_id: str) -> int:
+        """Something visible changed outside the action log: bump and return the revision."""
+        with self.engine.begin() as conn:
+            conn.execute(update(games).where(games.c.id == game_id).values(revision=games.c.revision + 1, updated_at=time.time()))
+            return conn.execute(select(games.c.revision).where(games.c.id == game_id)).scalar_one()
+
+    # ---- the waiting room ----------------------------------------------------------------------
+
+    def set_lobby(self, game_id: str, lobby: dict, *, expected_revision: int) -> int:
+        """Replace the waiting room's state if nobody changed the game meanwhile; the new revision."""
+        with self.engine.begin() as conn:
+            bumped = conn.execute(
+                update(games)
+                .where(games.c.id == game_id, games.c.revision == expected_revision, games.c.status == "waiting")
+                .values(lobby=_json(lobby), revision=games.c.revision + 1, updated_at=time.time())
+            )
+            if bumped.rowcount != 1:
+                conn.rollback()
+                raise StaleVersion(-1)
+        return expected_revision + 1
+
+    def set_lobby_after_end(self, game_id: str, lobby: dict) -> None:
+        """Record table facts after the end (e.g. the next game's id for "play again")."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(games).where(games.c.id == game_id)
+                .values(lobby=_json(lobby), revision=games.c.revision + 1)
+            )
+
+    def start(self, game_id: str, *, expected_revision: int, players: list[str], options: dict,
+              snapshot: dict, clock: tuple[str | None, float | None, float | None]) -> int:
+        """The waiting room becomes a running game (version stays 0: no action yet)."""
+        now = time.time()
+        with self.engine.begin() as conn:
+            bumped = conn.execute(
+                update(games)
+                .where(games.c.id == game_id, games.c.revision == expected_revision, games.c.status == "waiting")
+                .values(
+                    status="running", players=_json(players), options=_json(options), snapshot=_json(snapshot),
+                    revision=games.c.revision + 1, updated_at=now,
+                    turn_key=clock[0], turn_started_at=clock[1], turn_deadline=clock[2],
+                )
+            )
+            if bumped.rowcount != 1:
+                conn.rollback()
+                raise StaleVersion(-1)
+            # Everyone seated starts present, with a fresh grace period.
+            conn.execute(update(seats).where(seats.c.game_id == game_id).values(last_seen=now))
+        return expected_revision + 1
+
+    # ---- seats ---------------------------------------------------------------------------------
+
+    def seat_hashes(self, game_id: str) -> dict[str, str]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(seats.c.seat, seats.c.token_hash).where(seats.c.game_id == game_id))
+            return {seat: token_hash for seat, token_hash in rows}
+
+    def seats(self, game_id: str) -> list[SeatRecord]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(seats).where(seats.c.game_id == game_id).order_by(seats.c.joined_at, seats.c.seat)).mappings()
+            return [
+                SeatRecord(r["seat"], r["name"], r["joined_at"], bool(r["connected"]), r["last_seen"], bool(r["gone"]))
+                for r in rows
+            ]
+
+    def add_seat(self, game_id: str, *, name: str, token_hash: str, limit: int) -> str | None:
+        """Take the next free seat ("p2", "p3", …) if fewer than ``limit`` are taken; None if full.
+
+        The seat number never reuses one that has been taken: a seat that left stays in the log."""
+        now = time.time()
+        for _attempt in range(5):
+            with self.engine.connect() as conn:
+                taken = [r[0] for r in conn.execute(select(seats.c.seat).where(seats.c.game_id == game_id))]
+            active = len(taken)
+            if active >= limit:
+                return None
+            number = max((int(s[1:]) for s in taken if s[1:].isdigit()), default=0) + 1
+            seat = f"p{number}"
+            try:
+                with self.engine.begin() as conn:
+                    conn.execute(
+                        insert(seats).values(
+                            game_id=game_id, seat=seat, name=name, token_hash=token_hash,
+                            joined_at=now, connected=0, last_seen=now, gone=0,
+                        )
+                    )
+                    conn.execute(update(games).where(games.c.id == game_id).values(revision=games.c.revision + 1))
+                return seat
+            except IntegrityError:
+                continue  # someone else took that number at the same moment: try the next one
+        return None
+
+    def remove_seat(self, game_id: str, seat: str) -> None:
+        """A seat leaves a waiting room (before the game starts)."""
+        with self.engine.begin() as conn:
+            conn.execute(delete(seats).where(seats.c.game_id == game_id, seats.c.seat == seat))
+            conn.execute(update(games).where(games.c.id == game_id).values(revision=games.c.revision + 1))
+
+    def rename_seat(self, game_id: str, seat: str, name: str) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(update(seats).where(seats.c.game_id == game_id, seats.c.seat == seat).values(name=name))
+            conn.execute(update(games).where(games.c.id == game_id).values(revision=games.c.revision + 1))
+
+    # ---- presence ------------------------------------------------------------------------------
+
+    def set_connected(self, game_id: str, seat: str, connected: bool) -> bool:
+        """Record a seat's connection state; True if it changed (viewers should be told)."""
+        now = time.time()
+        with self.engine.begin() as conn:
+            changed = conn.execute(
+                update(seats)
+                .where(seats.c.game_id == game_id, seats.c.seat == seat, seats.c.connected == (0 if connected else 1))
+                .values(connected=1 if connected else 0, last_seen=now)
+            ).rowcount
+            if not changed:
+                conn.execute(update(seats).where(seats.c.game_id == game_id, seats.c.seat == seat).values(last_seen=now))
+            else:
+                conn.execute(update(games).where(games.c.id == game_id).values(revision=games.c.revision + 1))
+        return bool(changed)
+
+    def seen(self, pairs: list[tuple[str, str]]) -> None:
+        """Heartbeat: these (game, seat) pairs are connected right now."""
+        if not pairs:
+            return
+        now = time.time()
+        with self.engine.begin() as conn:
+            for game_id, seat in pairs:
+                conn.execute(update(seats).where(seats.c.game_id == game_id, seats.c.seat == seat).values(last_seen=now))
+
+    def mark_gone(self, game_id: str, seat: str) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(update(seats).where(seats.c.game_id == game_id, seats.c.seat == seat).values(gone=1))
+
+    def absent_seats(self, older_than: float) -> list[tuple[str, str]]:
+        """(game, seat) of running games whose seat has been away since before ``older_than``."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(seats.c.game_id, seats.c.seat)
+                .join(games, games.c.id == seats.c.game_id)
+                .where(games.c.status == "running", seats.c.connected == 0, seats.c.gone == 0,
+                       seats.c.last_seen < older_than)
+            )
+            return [(g, s) for g, s in rows]
+
+    def due_turns(self, now: float) -> list[str]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(games.c.id).where(games.c.status == "running", games.c.turn_deadline.is_not(None),
+                                         games.c.turn_deadline <= now)
+            )
+            return [r[0] for r in rows]
+
+    def after_restart(self, grace: float) -> None:
+        """A server (re)start: every seat of a running game gets a fresh grace period, and every
+        running turn at least ``grace`` seconds before it times out (10.6)."""
+        now = time.time()
+        with self.engine.begin() as conn:
+            running = select(games.c.id).where(games.c.status == "running").scalar_subquery()
+            conn.execute(update(seats).where(seats.c.game_id.in_(running)).values(connected=0, last_seen=now))
+            conn.execute(
+                update(games)
+                .where(games.c.status == "running", games.c.turn_deadline.is_not(None), games.c.turn_deadline < now + grace)
+                .values(turn_deadline=now + grace)
+            )
+
+    # ---- chat ----------------------------------------------------------------------------------
+
+    def add_chat(self, game_id: str, *, seat: str | None, name: str, text: str) -> dict:
+        now = time.time()
+        with self.engine.begin() as conn:
+            result = conn.execute(insert(chat).values(game_id=game_id, seat=seat, name=name, text=text, created_at=now))
+            message_id = result.inserted_primary_key[0]
+        return {"id": message_id, "seat": seat, "name": name, "text": text, "at": now}
+
+    def chat(self, game_id: str, limit: int = 50) -> list[dict]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(chat).where(chat.c.game_id == game_id).order_by(chat.c.id.desc()).limit(limit)
+            ).mappings()
+            return [
+                {"id": r["id"], "seat": r["seat"], "name": r["name"], "text": r["text"], "at": r["created_at"]}
+                for r in reversed(list(rows))
+            ]
+
+    def recent_chat_count(self, game_id: str, seat: str, since: float) -> int:
+        with self.engine.connect() as conn:
+            return conn.execute(
+                select(func.count()).select_from(chat)
+                .where(chat.c.game_id == game_id, chat.c.seat == seat, chat.c.created_at >= since)
+            ).scalar_one()

@@ -21,6 +21,7 @@
   }
 
   /* Keyboard: each action button carries data-key (and maybe data-alt-key). */
+  var fightMode = false;
   document.addEventListener("keydown", function (event) {
     if (event.ctrlKey || event.metaKey || event.altKey) return;
     var target = event.target;
@@ -28,6 +29,19 @@
     var g = game();
     if (!g) return;
     var key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
+    var direction = /^(ArrowUp|ArrowDown|ArrowLeft|ArrowRight|w|a|s|d)$/.test(key);
+    if (direction && (event.shiftKey || fightMode)) {
+      key = "Shift+" + key;
+      fightMode = false;
+    } else if (key === "f" && g.querySelector('button[data-key^="Shift+"]')) {
+      /* F then a direction: the two-key way to attack (A is already "west" in W A S D). */
+      event.preventDefault();
+      fightMode = true;
+      flash("Attack: press a direction.");
+      return;
+    } else {
+      fightMode = false;
+    }
     var selector = '[data-key="' + CSS.escape(key) + '"], [data-alt-key="' + CSS.escape(key) + '"]';
     var button = g.querySelector("button" + selector + ":not([disabled])");
     if (!button) return;
@@ -94,9 +108,11 @@
     var gameId = g.getAttribute("data-game-id");
     var socket = io({ reconnectionDelayMax: 5000 });
     window.delveSocket = socket;
+    var presenceHolder = document.querySelector("[data-presence]");
+    var presence = presenceHolder ? presenceHolder.getAttribute("data-presence") : null;
     socket.on("connect", function () {
       document.documentElement.setAttribute("data-live", "connected");
-      socket.emit("watch", { game: gameId, version: currentVersion() });
+      socket.emit("watch", { game: gameId, version: currentVersion(), presence: presence });
     });
     socket.on("disconnect", function () {
       document.documentElement.setAttribute("data-live", "disconnected");
@@ -104,6 +120,84 @@
     socket.on("changed", function (message) {
       if (message && typeof message.version === "number") checkVersion(message.version);
     });
+    socket.on("chat", function (message) {
+      var log = document.getElementById("chat-log");
+      if (!log || !message) return;
+      var item = document.createElement("li");
+      var who = document.createElement("strong");
+      who.textContent = String(message.name) + ":";
+      item.appendChild(who);
+      item.appendChild(document.createTextNode(" " + String(message.text)));
+      log.appendChild(item);
+      log.scrollTop = log.scrollHeight;
+    });
   }
+
+  /* Chat: clear the box once the server took the message. */
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var form = event.target;
+    if (form && form.hasAttribute && form.hasAttribute("data-chat") && event.detail.successful) {
+      form.reset();
+      var input = form.querySelector("input[name=text]");
+      if (input) input.focus();
+    }
+  });
+
+  /* Countdowns: [data-countdown] holds seconds left when the fragment was rendered. */
+  var countdownStarted = Date.now();
+  function resetCountdowns() { countdownStarted = Date.now(); }
+  function format(seconds) {
+    var m = Math.floor(seconds / 60), s = seconds % 60;
+    return m > 0 ? m + ":" + (s < 10 ? "0" : "") + s : s + " s";
+  }
+  setInterval(function () {
+    var elapsed = Math.floor((Date.now() - countdownStarted) / 1000);
+    document.querySelectorAll("[data-countdown]").forEach(function (el) {
+      var left = Math.max(0, parseInt(el.getAttribute("data-countdown"), 10) - elapsed);
+      el.textContent = format(left);
+    });
+  }, 1000);
+  document.addEventListener("htmx:afterSwap", resetCountdowns);
+
+  /* Your turn: title and favicon badge, and an optional sound (remembered on this device). */
+  var baseTitle = document.title;
+  var wasMyTurn = false;
+  function soundWanted() {
+    try { return localStorage.getItem("delve-turn-sound") === "on"; } catch (e) { return false; }
+  }
+  function beep() {
+    try {
+      var ctx = new (window.AudioContext || window.webkitAudioContext)();
+      var osc = ctx.createOscillator(), gain = ctx.createGain();
+      osc.frequency.value = 660; gain.gain.value = 0.08;
+      osc.connect(gain); gain.connect(ctx.destination);
+      osc.start(); osc.stop(ctx.currentTime + 0.18);
+    } catch (e) { /* no audio: the title and favicon still say it */ }
+  }
+  function updateTurnBadge() {
+    var g = game();
+    var mine = !!(g && g.getAttribute("data-your-turn") === "true");
+    document.title = (mine ? "▶ Your turn — " : "") + baseTitle;
+    var icon = document.querySelector("link[rel=icon]");
+    if (icon) {
+      var href = icon.getAttribute("href").replace(/favicon(-turn)?\.svg/, mine ? "favicon-turn.svg" : "favicon.svg");
+      icon.setAttribute("href", href);
+    }
+    if (mine && !wasMyTurn && soundWanted()) beep();
+    wasMyTurn = mine;
+  }
+  document.addEventListener("DOMContentLoaded", function () {
+    baseTitle = document.title;
+    wasMyTurn = true;  // no sound for the turn the page opened on
+    updateTurnBadge();
+    var box = document.querySelector("[data-turn-sound]");
+    if (box) {
+      box.checked = soundWanted();
+      box.addEventListener("change", function () {
+        try { localStorage.setItem("delve-turn-sound", box.checked ? "on" : "off"); } catch (e) { /* private mode */ }
+      });
+    }
+  });
+  document.addEventListener("htmx:afterSwap", updateTurnBadge);
   document.addEventListener("DOMContentLoaded", connect);
 })();

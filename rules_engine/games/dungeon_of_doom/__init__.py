@@ -1048,6 +1048,27 @@ def result(state: dict) -> dict | None:
     return {"winners": list(res["winners"]), "scores": dict(res["scores"]), "reason": res["reason"]}
 
 
+# ---------------------------------------------------------------------------------------------
+# What the web layer needs to run the clock and presence (10.6): the engine stays clock-free.
+
+server_actions = ("timeout", "drop")
+"""Applied by the server on a seat's behalf; a client posting one is refused."""
+timeout_action = {"type": "timeout"}
+absence_action = {"type": "drop"}
+join_action = {"type": "join"}
+
+
+def turn_clock(state: dict) -> dict | None:
+    """The running turn, for the web layer's timer: ``{seat, number, seconds}``; None when over.
+
+    ``seconds`` is ``options.turn_seconds`` (0 = no limit)."""
+    turn = state["turn"]
+    if turn is None or state["result"] is not None:
+        return None
+    seconds = state["options"].get("turn_seconds", DEFAULT_TURN_SECONDS)
+    return {"seat": turn["seat"], "number": turn["number"], "seconds": seconds}
+
+
 def _copy(value):
     if isinstance(value, dict):
         return {k: _copy(v) for k, v in value.items()}
