@@ -99,9 +99,8 @@ def apply_server_action(store: Store, game_id: str, seat: str, action: dict, *, 
     return True
 
 
-def tick(store: Store, now: float | None = None) -> None:
-    """One pass of the clock: time out overdue turns, drop seats absent beyond the grace period."""
-    now = time.time() if now is None else now
+def expire_turns(store: Store, now: float) -> None:
+    """End every turn whose time is up (the game's timeout action for the seat whose turn it is)."""
     for game_id in store.due_turns(now):
         game = play.load_game(store, game_id)
         if game is None:
@@ -110,6 +109,10 @@ def tick(store: Store, now: float | None = None) -> None:
         action = getattr(game.rules, "timeout_action", None)
         if clock and action:
             apply_server_action(store, game_id, clock["seat"], dict(action), expected_clock=game.record.turn_key)
+
+
+def drop_absent(store: Store, now: float) -> None:
+    """Apply the game's absence action to every seat away for longer than the grace period."""
     for game_id, seat in store.absent_seats(now - GRACE_SECONDS):
         game = play.load_game(store, game_id)
         action = getattr(game.rules, "absence_action", None) if game else None
@@ -117,6 +120,13 @@ def tick(store: Store, now: float | None = None) -> None:
         if not landed:
             # Nothing to do for that seat (already dead, left, or the game has no such rule).
             store.mark_gone(game_id, seat)
+
+
+def tick(store: Store, now: float | None = None) -> None:
+    """One pass of the clock: time out overdue turns, drop seats absent beyond the grace period."""
+    now = time.time() if now is None else now
+    expire_turns(store, now)
+    drop_absent(store, now)
 
 
 def heartbeat(store: Store) -> None:
