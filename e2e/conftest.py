@@ -61,6 +61,7 @@ class LiveServer:
             "DELVE_INSTANCE_DIR": str(self.workdir),
             "SECRET_KEY": "e2e-secret",
             "LOG_LEVEL": "WARNING",
+            "DELVE_TEST_OPTIONS": "1",
         }
         log = open(self.log_path, "ab")
         self.process = subprocess.Popen(

@@ -44,6 +44,10 @@ class GameEntry:
     """Optional ``(form, files, options) -> None`` for options a plain field cannot express."""
     keys: dict = field(default_factory=dict)
     """Keyboard shortcuts by action: ``"type"`` or ``"type:dir"`` -> (key, alternative key)."""
+    test_option_keys: tuple[str, ...] = ()
+    """Engine options for tests and tutorials only (forced dice, start positions); accepted from
+    the creation form's ``test_options`` JSON field only when the server runs with
+    ``DELVE_TEST_OPTIONS=1`` (never in production)."""
 
     @property
     def template_dir(self) -> str:
@@ -151,6 +155,47 @@ GAMES: tuple[GameEntry, ...] = (
             "find the exit — alone, or with friends who can step in to help a fight. Every "
             "escape earns a place in the Hall of Fame."
         ),
+        # One entry for solo and party: the host may start the table alone (solo) or with 2–5
+        # seats; each seat's class is a unique lobby choice, validated again by the engine.
+        options=(
+            Option("turn_mode", "Turn mode", "choice", "single_draw",
+                   choices=(("single_draw", "Single draw: the top card moves you (the basic game)"),
+                            ("three_card_hand", "Three-card hand: draw one, then play one of four"))),
+            Option("board_width", "Board width", "int", 10, 6, 30,
+                   help="6 to 30 squares. Standard 10 × 10; large 20 × 10; huge 20 × 20."),
+            Option("board_height", "Board height", "int", 10, 6, 30, help="6 to 30 squares."),
+            Option("start_square", "Start square", "choice", "bottom_middle",
+                   choices=(("bottom_middle", "Middle of the bottom edge"), ("random_edge", "A random edge square"),
+                            ("chosen", "The host picks an edge square"))),
+            Option("marker_placement", "Exit and Pit markers", "choice", "random",
+                   choices=(("random", "Placed at random"), ("manual", "The host places them"))),
+            Option("draw_stats", "Draw your Stats (lives and speed from the deck)", "bool", False, group="Stats",
+                   help="Warning: a drawn Speed of 5 or more makes every move at least 6 squares, which can leave "
+                        "middle squares of a 10 × 10 board out of reach. Choose a larger board with this option."),
+            Option("exit_count", "Exits (Extra exits mod)", "int", 1, 1, 4, group="Easier", help="1 to 4 Exit markers."),
+            Option("potion_roll", "Potion roll: a d20 after each turn, 19 or 20 heals 1", "bool", False, group="Easier"),
+            Option("pit_count", "Pits (Extra pits mod)", "int", 1, 1, 6, group="Harder", help="1 to 6 Pit markers."),
+            Option("random_stop_walls", "Stop walls (Walls mod)", "int", 0, 0, 40, group="Harder",
+                   help="Walls between squares that stop a move; placed at random, the board stays connected."),
+            Option("random_redirects", "Redirecting walls (Walls mod)", "int", 0, 0, 30, group="Harder",
+                   help="Diagonal walls inside squares that turn a move by 90°; placed at random."),
+            Option("after_first_escape", "When the first character escapes", "choice", "end", group="Party",
+                   choices=(("end", "The game ends: a team victory"), ("continue", "Play on until nobody is left"))),
+            Option("round_limit", "Round limit", "int", 200, 10, 1000, group="Advanced",
+                   help="10 to 1000. Characters still in the dungeon after this round are lost."),
+            STACKED_DECK,
+            Option("shuffles", "Shuffles", "choice", "random", group="Advanced",
+                   choices=(("random", "Random (the real game)"),
+                            ("stacked", "Keep the stacked order: every shuffle puts the discard pile under the deck"))),
+        ),
+        lobby_fields=(
+            Option("classes", "Class", "choice", choices=tuple(
+                (key, f"{cls['name']} — {cls['ability']}{' (party only)' if cls['party_only'] else ''}")
+                for key, cls in rules_engine.get("dungeon-cards").data.CLASSES.items()
+            )),
+        ),
+        unique_lobby_fields=("classes",),
+        keys={"leave_game": (None, None), "place_marker": (None, None), "choose_start": (None, None)},
     ),
     GameEntry(
         slug="dungeon-of-doom",
@@ -171,6 +216,7 @@ GAMES: tuple[GameEntry, ...] = (
             ),
         ),
         extra_options=lambda form, files, options: dungeon_of_doom_map(form, files, options),
+        test_option_keys=("dice", "start_positions"),
         keys={
             "pickup": ("p", None), "end_turn": ("e", None),
             **{f"attack:{d}": (f"Shift+{arrow}", f"Shift+{letter}") for d, arrow, letter in
@@ -222,7 +268,7 @@ def clean_name(raw: object, fallback: str) -> str:
     return " ".join(text.split())[:NAME_MAX] or fallback
 
 
-def parse_options(entry: GameEntry, form, files=None) -> dict:
+def parse_options(entry: GameEntry, form, files=None, *, allow_test_options: bool = False) -> dict:
     """Turn the creation form into engine options; InvalidAction with a readable reason if a field is off.
 
     The engine validates again (it owns the rules); this layer only converts form strings."""
@@ -255,4 +301,14 @@ def parse_options(entry: GameEntry, form, files=None) -> dict:
                 options[option.name] = [Card.parse(code.upper()).code for code in text]
     if entry.extra_options:
         entry.extra_options(form, files, options)
+    if allow_test_options and form.get("test_options"):
+        import json
+
+        try:
+            extra = json.loads(form.get("test_options"))
+        except ValueError:
+            raise InvalidAction("test_options is not JSON.") from None
+        if not isinstance(extra, dict) or not set(extra) <= set(entry.test_option_keys):
+            raise InvalidAction(f"test_options may only hold: {', '.join(entry.test_option_keys) or 'nothing'}.")
+        options.update(extra)
     return options

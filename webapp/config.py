@@ -8,6 +8,7 @@
 | `COOKIE_SECURE` | `1` marks cookies `Secure` (serve behind HTTPS) | `1` in production, else `0` |
 | `SOCKETIO_MESSAGE_QUEUE` | Redis URL shared by several server processes | none (one process) |
 | `LOG_LEVEL` | Python logging level | `INFO` |
+| `DELVE_TEST_OPTIONS` | `1` accepts forced dice/positions from the creation form (browser tests only; refused in production) | `0` |
 """
 
 from __future__ import annotations
@@ -51,6 +52,9 @@ def from_environment() -> dict:
         if production:
             raise ConfigError("SECRET_KEY must be set when DELVE_ENV=production (e.g. `python -c 'import secrets; print(secrets.token_urlsafe(48))'`)")
         secret = _development_secret_key()
+    test_options = _flag("DELVE_TEST_OPTIONS", False)
+    if test_options and production:
+        raise ConfigError("DELVE_TEST_OPTIONS lets players force dice and positions: never set it in production")
     database_url = os.environ.get("DATABASE_URL") or f"sqlite:///{INSTANCE_DIR / 'delve.sqlite3'}"
     return {
         "DELVE_ENV": env,
@@ -61,6 +65,7 @@ def from_environment() -> dict:
         "SESSION_COOKIE_SAMESITE": "Lax",
         "SOCKETIO_MESSAGE_QUEUE": os.environ.get("SOCKETIO_MESSAGE_QUEUE") or None,
         "LOG_LEVEL": os.environ.get("LOG_LEVEL", "INFO").upper(),
+        "TEST_OPTIONS": test_options,
         # An action form is a few hundred bytes; anything near this limit is not one of ours.
         "MAX_CONTENT_LENGTH": 16 * 1024,
     }

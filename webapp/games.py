@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import time
 
@@ -14,6 +15,7 @@ from . import play
 from . import seats as seat_tokens
 from .catalog import BY_SLUG, clean_name, parse_options
 from .realtime import notify_changed
+from .rendering import name_seats
 from .security import check_csrf
 from .store import StaleVersion, Store
 
@@ -98,9 +100,10 @@ def render_game(game: play.LoadedGame, seat: str | None, *, flash: str | None = 
         from .presence import ticket_for
 
         seats = seat_rows(game, now)
+        names = {row["seat"]: row["name"] for row in seats}
         context.update(
             seats=seats,
-            names={row["seat"]: row["name"] for row in seats},
+            names=names,
             presence_ticket=ticket_for(current_app, game.id, seat) if seat else None,
             chat=store().chat(game.id),
             turn_deadline_in=(max(0, int(game.record.turn_deadline - now)) if game.record.turn_deadline else None),
@@ -117,9 +120,12 @@ def render_game(game: play.LoadedGame, seat: str | None, *, flash: str | None = 
     else:
         view = game.rules.view(game.state, seat)
         log_entries = view.get("log", view.get("events", []))
+        buttons = play.action_buttons(game, seat, entry.keys)
+        if context.get("names"):
+            buttons = [dataclasses.replace(b, label=name_seats(b.label, context["names"])) for b in buttons]
         context.update(
             view=view,
-            buttons=play.action_buttons(game, seat, entry.keys),
+            buttons=buttons,
             result=game.rules.result(game.state),
             log_mark=log_mark(log_entries),
             new_log=entries_after(log_entries, log_seen),
@@ -144,7 +150,7 @@ def create():
     if entry is None or not entry.playable:
         abort(404, description="That game is not available to play yet.")
     try:
-        options = parse_options(entry, request.form, request.files)
+        options = parse_options(entry, request.form, request.files, allow_test_options=current_app.config["TEST_OPTIONS"])
         if entry.solo:
             game_id, token = play.start_game(store(), entry.slug, options)
         else:
@@ -206,10 +212,11 @@ def act(game_id: str):
             fresh, seat, status=409, log_seen=log_seen,
             flash="The game had moved on since that click; here is where it stands now.",
         )
-    notify_changed(game.id, store().revision(game.id))
+    revision = store().revision(game.id)
+    notify_changed(game.id, revision)
     if not is_htmx():
         return redirect(url_for("games.page", game_id=game.id), code=303)
-    return render_game(game.advanced(version, new_state), seat, log_seen=log_seen)
+    return render_game(game.advanced(version, revision, new_state), seat, log_seen=log_seen)
 
 
 def _start_from(game_id: str, *, same_deal: bool):

@@ -37,9 +37,9 @@ class LoadedGame:
     def version(self) -> int:
         return self.record.version
 
-    def advanced(self, version: int, state: dict) -> LoadedGame:
+    def advanced(self, version: int, revision: int, state: dict) -> LoadedGame:
         """This game after one of our own actions landed: no need to read it back from the store."""
-        return LoadedGame(dataclasses.replace(self.record, version=version), self.rules, state)
+        return LoadedGame(dataclasses.replace(self.record, version=version, revision=revision), self.rules, state)
 
 
 def load_game(store: Store, game_id: str) -> LoadedGame | None:

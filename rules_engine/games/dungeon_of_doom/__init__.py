@@ -1030,7 +1030,10 @@ def event_text(event: dict, viewer: str | None) -> str:
             return f"You dropped {-event['delta']} gold."
         return f"You now carry {event['gold']} gold."
     if kind == "died":
-        return f"{Who(event['seat'])} {_CAUSE_TEXT[event['cause']]}."
+        cause = _CAUSE_TEXT[event["cause"]]
+        if event["seat"] == viewer:
+            cause = cause.replace("was slain", "were slain")
+        return f"{Who(event['seat'])} {cause}."
     if kind == "won":
         return f"{Who(event['seat'])} escaped with the gold and won!"
     if kind == "game_over":

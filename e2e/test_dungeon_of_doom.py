@@ -1,0 +1,124 @@
+"""The Dungeon of Doom in four browser contexts: three players and a spectator, live."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from playwright.sync_api import expect
+
+ARENA = "name Arena\nwin 2\n########\n#G.S..E#\n#G.....#\n########"
+# Forced for the test only (the server runs with DELVE_TEST_OPTIONS=1): every attack hits,
+# and the three seats start where the story below needs them.
+FORCED = {"dice": [1, 1, 1, 1], "start_positions": {"p1": [1, 2], "p2": [1, 1], "p3": [2, 1]}}
+
+
+def open_table(page, name):
+    page.goto("/")
+    card = page.locator("#game-dungeon-of-doom")
+    card.get_by_label("Your name").fill(name)
+    card.get_by_text("Options").click()
+    card.get_by_label("Dungeon").select_option("custom")
+    card.get_by_label("Paste a map").fill(ARENA)
+    card.locator("form").evaluate(
+        "(form, forced) => { const i = document.createElement('input'); i.type = 'hidden';"
+        " i.name = 'test_options'; i.value = forced; form.appendChild(i); }",
+        json.dumps(FORCED),
+    )
+    card.get_by_role("button", name=re.compile("Open a")).click()
+    page.wait_for_url(re.compile(r".*/g/[A-Za-z0-9_-]{20,}$"))
+    return page.url
+
+
+def join(page, url, name):
+    page.goto(url)
+    page.get_by_label("Your name").fill(name)
+    page.get_by_role("button", name="Join the table").click()
+    expect(page.locator("#roster-title")).to_be_visible()
+
+
+def act(page, name, everyone):
+    """Click an action and wait until every page shows the new revision."""
+    before = int(page.locator("#game").get_attribute("data-version"))
+    page.get_by_role("button", name=name).first.click()
+    for other in everyone:
+        expect(other.locator("#game")).not_to_have_attribute("data-version", str(before))
+
+
+def key(page, pressed, everyone):
+    before = int(page.locator("#game").get_attribute("data-version"))
+    page.keyboard.press(pressed)
+    for other in everyone:
+        expect(other.locator("#game")).not_to_have_attribute("data-version", str(before))
+
+
+def test_three_players_and_a_spectator_play_to_a_win(page, new_page, axe_check, console_errors):
+    ann = page
+    url = open_table(ann, "Ann")
+    bob, cy, spectator = new_page(), new_page(viewport={"width": 375, "height": 800}), new_page()
+    join(bob, url, "Bob")
+    join(cy, url, "Cy")
+    spectator.goto(url)
+    expect(ann.locator(".roster li")).to_have_count(3)
+    axe_check(ann)
+    ann.get_by_role("button", name=re.compile("Start the game")).click()
+    everyone = [ann, bob, cy, spectator]
+    for p in everyone:
+        expect(p.locator("#map-title")).to_have_text("Arena (custom map)")
+    expect(ann.locator("#status")).to_contain_text("Your turn")
+    expect(bob.locator("#status")).to_contain_text("Ann's turn")
+    expect(spectator.locator("#status")).to_contain_text("Watching live")
+    expect(spectator.locator("button[name=action]")).to_have_count(0)
+    assert "▶ Your turn" in ann.title()
+    axe_check(ann)
+    axe_check(spectator)
+
+    act(ann, "Attack Bob (west)", everyone)                    # turn 1: hit, Bob 2 HP
+    expect(bob.locator(".stats .health dd")).to_have_text("2")
+    expect(bob.locator("#log")).to_contain_text("Ann attacked you")
+    act(bob, "Pick up 1 gold", everyone)                        # turn 2
+    key(bob, "e", everyone)
+    act(cy, "Pick up 1 gold", everyone)                         # turn 3
+    key(cy, "e", everyone)
+    key(ann, "Shift+ArrowLeft", everyone)                       # turn 4: Bob 1 HP
+    expect(bob.locator(".stats .health dd")).to_have_text("1")
+
+    bob.reload()                                                # a reload mid-game keeps the seat
+    expect(bob.locator("#status")).to_contain_text("Your turn")
+    expect(bob.locator(".stats .gold dd")).to_have_text("1 / 2")
+    key(bob, "e", everyone)                                     # turn 5
+    key(cy, "e", everyone)                                      # turn 6
+
+    ann.keyboard.press("f")                                     # turn 7: F then a direction
+    key(ann, "ArrowLeft", [ann, cy, spectator])
+    expect(bob.locator("#log")).to_contain_text("You were slain")
+    expect(cy.locator("#log")).to_contain_text("Bob was slain")
+    everyone = [ann, cy, spectator]
+
+    key(cy, "ArrowUp", everyone)                                # turn 8: onto Bob's dropped gold
+    act(cy, "Pick up 1 gold", everyone)
+    expect(cy.locator(".stats .gold dd")).to_have_text("2 / 2")
+    for step in ["ArrowDown", "ArrowRight", "ArrowRight", "ArrowRight"]:
+        key(cy, step, everyone)
+    key(ann, "e", everyone)                                     # turn 9
+    for step in ["ArrowRight", "ArrowRight", "ArrowUp"]:        # turn 10: out through the exit
+        key(cy, step, everyone)
+
+    for p in [ann, bob, cy, spectator]:
+        expect(p.locator("#status")).to_contain_text("Cy escaped with the gold!")
+        expect(p.locator("svg.dungeon")).to_be_visible()       # the whole map at the end
+    expect(cy.locator("#result-title")).to_have_text("You won!")
+    axe_check(spectator)
+    errors = [e for e in console_errors if "status of 4" not in e]
+    assert errors == []
+
+
+def test_chat_reaches_the_table_escaped(page, new_page):
+    url = open_table(page, "Ann")
+    bob = new_page()
+    join(bob, url, "Bob")
+    page.get_by_label("Message to the table").fill("<b>hello</b> Bob")
+    page.get_by_role("button", name="Send").click()
+    expect(bob.locator("#chat-log")).to_contain_text("Ann: <b>hello</b> Bob")
+    expect(bob.locator("#chat-log b")).to_have_count(0)
+    expect(page.get_by_label("Message to the table")).to_have_value("")
