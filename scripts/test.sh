@@ -3,7 +3,7 @@
 # Extra arguments go to pytest (e.g. `scripts/test.sh -k combat`).
 source "$(dirname "$0")/_setup.sh"
 delve_setup test
-ensure_debian_packages chromium
+ensure_debian_packages chromium postgresql redis-server
 export CHROMIUM_PATH="${CHROMIUM_PATH:-$(command -v chromium)}"
 echo "==> running the tests"
 exec .venv/bin/python -m pytest "$@"

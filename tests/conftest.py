@@ -23,7 +23,9 @@ def db_url(tmp_path):
 def app(db_url):
     from webapp import create_app
 
-    return create_app({"TESTING": True, "DATABASE_URL": db_url})
+    app = create_app({"TESTING": True, "DATABASE_URL": db_url})
+    yield app
+    app.extensions["delve_store"].engine.dispose()
 
 
 @pytest.fixture

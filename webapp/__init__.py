@@ -5,16 +5,17 @@
 
 from __future__ import annotations
 
-import logging
-
 from flask import Flask
+from sqlalchemy.exc import SQLAlchemyError
+from werkzeug.middleware.proxy_fix import ProxyFix
 
-from . import errors, rendering, security
-from .config import PROJECT_ROOT, from_environment
+from . import errors, limits, logs, rendering, security
+from . import hall_of_fame  # registers its table on the store's metadata
+from .config import PROJECT_ROOT, ConfigError, from_environment
 from .realtime import socketio
-from .store import Store
+from .store import Store, make_engine
 
-__all__ = ["create_app", "socketio"]
+__all__ = ["create_app", "socketio", "ConfigError"]
 
 
 def create_app(config: dict | None = None) -> Flask:
@@ -26,27 +27,36 @@ def create_app(config: dict | None = None) -> Flask:
     app.config.update(from_environment())
     if config:
         app.config.update(config)
-    logging.basicConfig(level=app.config["LOG_LEVEL"], format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logs.init_app(app)
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True
+    if app.config["TRUSTED_PROXIES"]:
+        n = app.config["TRUSTED_PROXIES"]
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=n, x_proto=n, x_host=n)  # type: ignore[method-assign]
 
-    app.extensions["delve_store"] = Store(app.config["DATABASE_URL"])
+    try:
+        app.extensions["delve_store"] = Store(app.config["DATABASE_URL"])
+    except SQLAlchemyError as error:
+        where = make_engine(app.config["DATABASE_URL"]).url.render_as_string(hide_password=True)
+        raise ConfigError(f"cannot use the database at {where}: {error.__class__.__name__}: {error.orig if hasattr(error, 'orig') else error}") from None
 
     from . import games, lobby, tables
 
     app.register_blueprint(lobby.bp)
     app.register_blueprint(games.bp)
     app.register_blueprint(tables.bp)
+    app.register_blueprint(hall_of_fame.bp)
     security.init_app(app)
     rendering.init_app(app)
     errors.init_app(app)
+    limits.init_app(app)
 
     # async_mode is explicit: with gevent merely installed, Flask-SocketIO would pick it even
     # under gunicorn's thread worker and websocket upgrades would hang (PLATFORM-NOTES.md).
     socketio.init_app(
         app,
         async_mode="threading",
-        message_queue=app.config["SOCKETIO_MESSAGE_QUEUE"],
+        message_queue=app.config["REDIS_URL"],
         logger=False,
         engineio_logger=False,
     )

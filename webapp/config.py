@@ -2,13 +2,17 @@
 
 | variable | meaning | default |
 |---|---|---|
-| `DATABASE_URL` | any SQLAlchemy URL | SQLite file `instance/delve.sqlite3` |
-| `SECRET_KEY` | signs the session (CSRF) cookie | a random key kept in `instance/secret_key` (development); required when `DELVE_ENV=production` |
+| `DATABASE_URL` | any SQLAlchemy URL (`sqlite:///path`, `postgresql+psycopg://user:pw@host/db`) | SQLite file `instance/delve.sqlite3` |
+| `REDIS_URL` | Redis shared by several server processes: Socket.IO message queue and rate-limit counters | none (one process, in-memory limits) |
+| `SECRET_KEY` | signs the session (CSRF) cookie and presence tickets | a random key kept in `instance/secret_key` (development); required when `DELVE_ENV=production` |
 | `DELVE_ENV` | `development` or `production` | `development` |
-| `COOKIE_SECURE` | `1` marks cookies `Secure` (serve behind HTTPS) | `1` in production, else `0` |
-| `SOCKETIO_MESSAGE_QUEUE` | Redis URL shared by several server processes | none (one process) |
+| `COOKIE_SECURE` | `1` marks cookies `Secure` and sends HSTS (serve behind HTTPS) | `1` in production, else `0` |
+| `TRUSTED_PROXIES` | how many reverse proxies in front set `X-Forwarded-For/-Proto/-Host` | `0` |
+| `RATE_LIMITS` | `0` turns rate limiting off | `1` |
 | `LOG_LEVEL` | Python logging level | `INFO` |
+| `LOG_FORMAT` | `json` (one JSON object a line) or `text` | `json` in production, else `text` |
 | `DELVE_TEST_OPTIONS` | `1` accepts forced dice/positions from the creation form (browser tests only; refused in production) | `0` |
+| `DELVE_INSTANCE_DIR` | where the default SQLite file and the development secret live | `instance/` |
 """
 
 from __future__ import annotations
@@ -56,6 +60,23 @@ def from_environment() -> dict:
     if test_options and production:
         raise ConfigError("DELVE_TEST_OPTIONS lets players force dice and positions: never set it in production")
     database_url = os.environ.get("DATABASE_URL") or f"sqlite:///{INSTANCE_DIR / 'delve.sqlite3'}"
+    if database_url.startswith("postgres://"):
+        database_url = "postgresql+psycopg://" + database_url.removeprefix("postgres://")
+    elif database_url.startswith("postgresql://"):
+        database_url = "postgresql+psycopg://" + database_url.removeprefix("postgresql://")
+    redis_url = os.environ.get("REDIS_URL") or os.environ.get("SOCKETIO_MESSAGE_QUEUE") or None
+    if redis_url and not redis_url.startswith(("redis://", "rediss://", "unix://")):
+        raise ConfigError(f"REDIS_URL must be a redis:// URL, not {redis_url!r}")
+    try:
+        trusted_proxies = int(os.environ.get("TRUSTED_PROXIES", "0") or 0)
+    except ValueError:
+        raise ConfigError("TRUSTED_PROXIES must be a whole number (how many proxies stand in front)") from None
+    log_level = os.environ.get("LOG_LEVEL", "INFO").upper()
+    if log_level not in {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}:
+        raise ConfigError(f"LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL, not {log_level!r}")
+    log_format = os.environ.get("LOG_FORMAT", "json" if production else "text").lower()
+    if log_format not in {"json", "text"}:
+        raise ConfigError("LOG_FORMAT must be json or text")
     return {
         "DELVE_ENV": env,
         "SECRET_KEY": secret,
@@ -63,8 +84,11 @@ def from_environment() -> dict:
         "SESSION_COOKIE_SECURE": _flag("COOKIE_SECURE", production),
         "SESSION_COOKIE_HTTPONLY": True,
         "SESSION_COOKIE_SAMESITE": "Lax",
-        "SOCKETIO_MESSAGE_QUEUE": os.environ.get("SOCKETIO_MESSAGE_QUEUE") or None,
-        "LOG_LEVEL": os.environ.get("LOG_LEVEL", "INFO").upper(),
+        "REDIS_URL": redis_url,
+        "TRUSTED_PROXIES": trusted_proxies,
+        "RATE_LIMITS": _flag("RATE_LIMITS", True),
+        "LOG_LEVEL": log_level,
+        "LOG_FORMAT": log_format,
         "TEST_OPTIONS": test_options,
         # An action form is a few hundred bytes; anything near this limit is not one of ours.
         "MAX_CONTENT_LENGTH": 16 * 1024,

@@ -17,6 +17,7 @@ FRIENDLY = {
     409: "That conflicts with the current state of the game.",
     413: "That request is far larger than any of ours.",
     422: "The rules do not allow that now.",
+    429: "That is too many requests at once. Wait a few seconds and try again.",
 }
 
 
@@ -35,6 +36,8 @@ def init_app(app: Flask) -> None:
     def http_error(error: HTTPException):
         status = error.code or 500
         description = error.description if error.description and error.description != type(error).description else None
+        if status == 429:
+            description = None  # Flask-Limiter's description is the limit itself ("20 per 1 second")
         return _render(status, description or FRIENDLY.get(status, "Something went wrong."))
 
     @app.errorhandler(Exception)

@@ -16,6 +16,7 @@ from . import seats as seat_tokens
 from .catalog import BY_SLUG, clean_name, parse_options
 from .realtime import notify_changed
 from .rendering import name_seats
+from .limits import ACT, CREATE_GAME, limiter
 from .security import check_csrf
 from .store import StaleVersion, Store
 
@@ -144,6 +145,7 @@ def render_game(game: play.LoadedGame, seat: str | None, *, flash: str | None = 
 
 
 @bp.post("/games")
+@limiter.limit(CREATE_GAME)
 def create():
     check_csrf()
     entry = BY_SLUG.get(request.form.get("game", ""))
@@ -181,6 +183,7 @@ def board(game_id: str):
 
 
 @bp.post("/g/<game_id>/act")
+@limiter.limit(ACT)
 def act(game_id: str):
     check_csrf()
     game = game_or_404(game_id)
@@ -238,10 +241,12 @@ def _start_from(game_id: str, *, same_deal: bool):
 
 
 @bp.post("/g/<game_id>/rematch")
+@limiter.limit(CREATE_GAME)
 def rematch(game_id: str):
     return _start_from(game_id, same_deal=True)
 
 
 @bp.post("/g/<game_id>/new")
+@limiter.limit(CREATE_GAME)
 def new_with_same_options(game_id: str):
     return _start_from(game_id, same_deal=False)

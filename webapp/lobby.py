@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, render_template
+from flask import Blueprint, abort, current_app, render_template
+from sqlalchemy import text
 
 import rules_engine
 
@@ -27,4 +28,27 @@ def how_to_play(slug: str):
 
 @bp.get("/healthz")
 def healthz():
+    """Liveness: the process answers."""
     return {"status": "ok"}
+
+
+@bp.get("/readyz")
+def readyz():
+    """Readiness: the database answers, and Redis too when several processes share it."""
+    checks = {}
+    try:
+        with current_app.extensions["delve_store"].engine.connect() as conn:
+            conn.execute(text("SELECT 1"))
+        checks["database"] = "ok"
+    except Exception as error:  # any failure means: do not send players here
+        checks["database"] = f"unavailable: {error.__class__.__name__}"
+    if current_app.config["REDIS_URL"]:
+        try:
+            import redis
+
+            redis.Redis.from_url(current_app.config["REDIS_URL"], socket_timeout=1).ping()
+            checks["redis"] = "ok"
+        except Exception as error:
+            checks["redis"] = f"unavailable: {error.__class__.__name__}"
+    ready = all(v == "ok" for v in checks.values())
+    return {"status": "ready" if ready else "not ready", "checks": checks}, 200 if ready else 503

@@ -172,7 +172,9 @@ class Store:
 
             Path(url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
         self.engine = make_engine(url)
-        metadata.create_all(self.engine)
+        from .migrate import upgrade
+
+        upgrade(self.engine)
 
     # ---- games -------------------------------------------------------------------------------
 

@@ -14,6 +14,7 @@ from . import seats as seat_tokens
 from .catalog import BY_SLUG, clean_name
 from .games import game_or_404, is_htmx, store, viewer_seat
 from .realtime import notify_changed, push_chat
+from .limits import CHAT, CREATE_GAME, JOIN, limiter
 from .security import check_csrf
 from .store import StaleVersion
 
@@ -44,6 +45,7 @@ def _seated(game_id: str):
 
 
 @bp.post("/g/<game_id>/join")
+@limiter.limit(JOIN)
 def join(game_id: str):
     """Take a free seat: in the waiting room, or mid-game where the rules allow a newcomer."""
     check_csrf()
@@ -183,6 +185,7 @@ def leave_table(game_id: str):
 
 
 @bp.post("/g/<game_id>/chat")
+@limiter.limit(CHAT)
 def chat(game_id: str):
     """Say something to the table (the classic SHOUT): seated players only, short, rate-limited."""
     check_csrf()
@@ -203,6 +206,7 @@ def chat(game_id: str):
 
 
 @bp.post("/g/<game_id>/again")
+@limiter.limit(CREATE_GAME)
 def play_again(game_id: str):
     """"Play again" at a finished multiplayer game: the first player to ask opens a new table with
     the same options; everyone else who asks is seated there under the name they had."""

@@ -117,6 +117,18 @@
     socket.on("disconnect", function () {
       document.documentElement.setAttribute("data-live", "disconnected");
     });
+    socket.on("server_restarting", function () {
+      /* The server is restarting: Socket.IO reconnects by itself and "watch" refetches the board. */
+      var box = document.getElementById("flash");
+      if (box) {
+        box.innerHTML = "";
+        var p = document.createElement("p");
+        p.className = "alert info";
+        p.setAttribute("role", "status");
+        p.textContent = "The server is restarting — reconnecting, nothing is lost.";
+        box.appendChild(p);
+      }
+    });
     socket.on("changed", function (message) {
       if (message && typeof message.version === "number") checkVersion(message.version);
     });

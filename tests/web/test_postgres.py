@@ -1,0 +1,66 @@
+"""The same store and web code on PostgreSQL: migrations, a whole game, the optimistic lock."""
+
+from __future__ import annotations
+
+import pytest
+
+import rules_engine
+from webapp import create_app, play
+from webapp.store import StaleVersion
+
+pytestmark = pytest.mark.postgres
+
+S2 = "5C 8D 3H 9S 7D KS JS QH 6S".split()
+
+
+@pytest.fixture
+def app(postgres_url):
+    """Every test here runs the real app on its own fresh PostgreSQL database."""
+    app = create_app({"TESTING": True, "DATABASE_URL": postgres_url})
+    yield app
+    app.extensions["delve_store"].engine.dispose()
+
+
+def test_a_whole_game_on_postgres_and_replay_equals_the_snapshot(app, seat_client):
+    store = app.extensions["delve_store"]
+    player = seat_client()
+    player.start(size="4", deck=S2)
+    for action in [
+        {"type": "choose_stat_set", "set": "top"},
+        {"type": "assign_diamond_bonus", "card": "8D", "stat": "attack"},
+        {"type": "attack", "card": "6S"},
+        *[{"type": "move", "dir": d} for d in "EEESSS"],
+        {"type": "exit"},
+    ]:
+        assert player.act(action).status_code == 200
+    record = store.load(player.game_id)
+    assert record.result["score"] == 8 and record.status == "finished"
+    rules = rules_engine.get("shuffle-and-doom")
+    assert rules.dump(play.replay(store, player.game_id)) == record.snapshot
+
+
+def test_stale_version_is_refused_on_postgres(app):
+    store = app.extensions["delve_store"]
+    game_id, _token = play.start_game(store, "shuffle-and-doom", {"size": 4, "deck": S2})
+    game = play.load_game(store, game_id)
+    play.act(store, game, "p1", {"type": "choose_stat_set", "set": "top"})
+    with pytest.raises(StaleVersion):
+        play.act(store, game, "p1", {"type": "choose_stat_set", "set": "side"})
+    assert [seq for seq, _s, _a in store.actions(game_id)] == [1]
+
+
+def test_a_table_with_presence_on_postgres(app, seat_client):
+    store = app.extensions["delve_store"]
+    host = seat_client()
+    host.get("/")
+    response = host.http.post("/games", data={"game": "dungeon-of-doom", "csrf_token": host.csrf, "name": "Ann",
+                                              "map_choice": "duelling-hall"})
+    game_id = response.headers["Location"].rsplit("/", 1)[-1]
+    host.watch(game_id)
+    friend = seat_client()
+    friend.watch(game_id)
+    assert friend.http.post(f"/g/{game_id}/join", data={"csrf_token": friend.csrf, "name": "Bob"}).status_code == 303
+    assert host.http.post(f"/g/{game_id}/start", data={"csrf_token": host.csrf}).status_code == 303
+    assert store.load(game_id).status == "running"
+    store.after_restart(60)
+    assert store.absent_seats(0) == []

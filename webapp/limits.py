@@ -1,0 +1,24 @@
+"""Rate limits (Flask-Limiter): per client address, in memory for one process, in Redis when
+several processes share the load (``REDIS_URL``). Over the limit: 429 and a readable message."""
+
+from __future__ import annotations
+
+from flask import Flask
+from flask_limiter import Limiter
+from flask_limiter.util import get_remote_address
+
+limiter = Limiter(key_func=get_remote_address, default_limits=[], headers_enabled=True)
+
+CREATE_GAME = "30 per minute; 300 per hour"
+ACT = "20 per second; 900 per minute"
+CHAT = "20 per minute"
+JOIN = "30 per minute"
+
+
+def init_app(app: Flask) -> None:
+    app.config.setdefault("RATELIMIT_ENABLED", app.config["RATE_LIMITS"] and not app.testing)
+    app.config["RATELIMIT_STORAGE_URI"] = app.config["REDIS_URL"] or "memory://"
+    # If Redis is away for a moment, count in memory rather than refuse every request.
+    app.config.setdefault("RATELIMIT_IN_MEMORY_FALLBACK_ENABLED", True)
+    app.config.setdefault("RATELIMIT_SWALLOW_ERRORS", True)
+    limiter.init_app(app)
