@@ -17,9 +17,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import rules_engine  # noqa: E402
 from _common import print_table, summary_us  # noqa: E402
 
+PARTY = ["p1", "p2", "p3", "p4", "p5"]
 CONFIGS = {
     "shuffle-and-doom": [({"size": n}, ["p1"]) for n in (4, 7, 13, 26)],
     "clear-the-dungeon": [({}, ["p1"])],
+    "hebracs-dungeon": [({}, ["p1"])],
+    "dungeon-cards": [
+        ({"classes": {"p1": "ninja"}}, ["p1"]),
+        ({"classes": dict(zip(PARTY, ["mage", "healer", "soldier", "rogue", "tank"]))}, PARTY),
+    ],
+    "dungeon-of-doom": [({"max_players": 4}, ["p1", "p2", "p3", "p4"])],
 }
 
 
@@ -37,6 +44,7 @@ def play(rules, seed, options, players, rng, max_steps=3000):
         else:
             break
         # Bias towards non-moves so that games end; any legal choice is valid.
+        actions = [a for a in actions if a.get("type") not in ("leave", "leave_game", "resign")] or actions
         non_moves = [a for a in actions if a.get("type") != "move"]
         action = rng.choice(non_moves if non_moves and rng.random() < 0.6 else actions)
         t0 = time.perf_counter()
@@ -69,7 +77,7 @@ def main():
                 view_t += v
                 ended += done
             wall = time.perf_counter() - started
-            label = f"{slug} {options}" if options else slug
+            label = f"{slug} {options} ×{len(players)}" if options else slug
             rows.append([
                 label, len(apply_t), f"{ended}/{args.games}", len(apply_t) / sum(apply_t),
                 summary_us(apply_t)["p50"], summary_us(apply_t)["p95"],

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import threading
 import time
+from collections import OrderedDict
 
 from flask import Blueprint, abort, current_app, make_response, redirect, render_template, request, url_for
 from jinja2_fragments.flask import render_blocks
@@ -171,15 +173,64 @@ def page(game_id: str):
     return render_game(game, viewer_seat(game))
 
 
+class SpectatorFragments:
+    """Every spectator of a game at one revision gets the same fragment: render it once.
+
+    When a push reaches fifty spectators, fifty GETs arrive together; without this each would
+    render the same board. Keyed by (game, revision, log mark) — the only inputs a spectator's
+    fragment depends on. Seated players always get their own render (their view differs)."""
+
+    def __init__(self, size: int = 256):
+        self._lock = threading.Lock()
+        self._items: OrderedDict = OrderedDict()
+        self._size = size
+
+    def get(self, key):
+        with self._lock:
+            return self._items.get(key)
+
+    def put(self, key, value) -> None:
+        with self._lock:
+            self._items[key] = value
+            while len(self._items) > self._size:
+                self._items.popitem(last=False)
+
+
+spectator_fragments = SpectatorFragments()
+
+
 @bp.get("/g/<game_id>/board")
 def board(game_id: str):
+    revision = store().revision(game_id)
+    if revision is None:
+        abort(404, description="There is no game at this address. It may have been mistyped.")
+    seat_cookie = request.cookies.get(seat_tokens.COOKIE_NAME)
+    key = (game_id, revision, request.values.get("log_seen", ""), request.args.get("page", ""))
+    if not seat_cookie and is_htmx():
+        cached = spectator_fragments.get(key)
+        if cached is not None:
+            return _fragment_response(cached)
     game = game_or_404(game_id)
     if request.args.get("page") == "waiting" and game.record.status != "waiting" and is_htmx():
         # The table started: the waiting-room page becomes the game page as a whole.
         response = make_response("", 200)
         response.headers["HX-Refresh"] = "true"
         return response
-    return render_game(game, viewer_seat(game), log_seen=_log_seen())
+    seat = viewer_seat(game)
+    response = render_game(game, seat, log_seen=_log_seen())
+    body = response.get_data()
+    # Never share a fragment that carries a form token: each browser has its own.
+    if seat is None and is_htmx() and game.record.revision == revision and response.status_code == 200 \
+            and b'name="csrf_token"' not in body:
+        spectator_fragments.put(key, body)
+    return response
+
+
+def _fragment_response(body: bytes):
+    response = make_response(body, 200)
+    response.headers["Vary"] = "HX-Request, Cookie"
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 @bp.post("/g/<game_id>/act")

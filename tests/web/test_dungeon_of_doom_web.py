@@ -318,3 +318,15 @@ def test_no_payload_shows_a_seat_more_than_it_may_know(app, seat_client, seed):
         for message in sio.get_received():
             assert message["name"] in {"changed", "chat"}
             assert str(record.seed) not in json.dumps(message)
+
+
+def test_spectators_share_one_rendered_board_that_carries_no_form_token(table, seat_client):
+    first, second = seat_client(), seat_client()
+    first.watch(table.game_id)
+    second.watch(table.game_id)
+    table.act("p1", {"type": "end_turn"})
+    one = first.board().get_data(as_text=True)
+    two = second.board().get_data(as_text=True)
+    assert one == two
+    assert 'name="csrf_token"' not in one
+    assert first.csrf != second.csrf  # each browser still has its own token, outside the fragment
