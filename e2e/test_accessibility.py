@@ -1,0 +1,26 @@
+"""Every page a visitor can reach from the front page passes an axe scan (no serious finding),
+and so does the error page."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import expect
+
+
+def test_every_linked_page_is_accessible(page, axe_check, console_errors):
+    page.goto("/")
+    hrefs = sorted({h for h in page.locator("a[href^='/']").evaluate_all("els => els.map(e => e.getAttribute('href'))")})
+    assert any(h.startswith("/how-to-play/") for h in hrefs)
+    for href in hrefs:
+        page.goto(href)
+        expect(page.locator("main")).to_be_visible()
+        axe_check(page)
+    assert console_errors == []
+
+
+def test_error_page_is_readable_and_accessible(page, axe_check):
+    response = page.goto("/g/no-such-game")
+    assert response.status == 404
+    expect(page.get_by_role("alert")).to_contain_text(re.compile("no game", re.I))
+    axe_check(page)
