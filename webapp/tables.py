@@ -44,6 +44,15 @@ def _seated(game_id: str):
     return game, seat
 
 
+def _seated_in_waiting_room(game_id: str):
+    """The viewer's seat at a table that has not started yet (409 once it has)."""
+    check_csrf()
+    game, seat = _seated(game_id)
+    if game.record.status != "waiting":
+        abort(409, description="The game has already started: use the game's own actions.")
+    return game, seat
+
+
 @bp.post("/g/<game_id>/join")
 @limiter.limit(JOIN)
 def join(game_id: str):
@@ -93,10 +102,7 @@ def join(game_id: str):
 @bp.post("/g/<game_id>/lobby")
 def lobby_choice(game_id: str):
     """A seated player sets their name and lobby choices (e.g. a class) in the waiting room."""
-    check_csrf()
-    game, seat = _seated(game_id)
-    if game.record.status != "waiting":
-        abort(409, description="The game has already started.")
+    game, seat = _seated_in_waiting_room(game_id)
     entry = BY_SLUG[game.record.slug]
     if "name" in request.form:
         store().rename_seat(game_id, seat, clean_name(request.form.get("name"), seat))
@@ -131,10 +137,7 @@ def lobby_choice(game_id: str):
 @bp.post("/g/<game_id>/start")
 def start(game_id: str):
     """The host starts the game with everyone seated, in join order."""
-    check_csrf()
-    game, seat = _seated(game_id)
-    if game.record.status != "waiting":
-        abort(409, description="The game has already started.")
+    game, seat = _seated_in_waiting_room(game_id)
     if game.record.lobby.get("host") != seat:
         abort(403, description="Only the host (who opened the table) can start the game.")
     entry = BY_SLUG[game.record.slug]
@@ -167,10 +170,7 @@ def start(game_id: str):
 @bp.post("/g/<game_id>/leave-table")
 def leave_table(game_id: str):
     """Leave the waiting room (once the game runs, leaving is the game's own action)."""
-    check_csrf()
-    game, seat = _seated(game_id)
-    if game.record.status != "waiting":
-        abort(409, description="The game has started: use the game's own Leave action.")
+    game, seat = _seated_in_waiting_room(game_id)
     store().remove_seat(game_id, seat)
     lobby = dict(game.record.lobby)
     lobby.setdefault("choices", {}).pop(seat, None)
