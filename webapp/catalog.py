@@ -137,8 +137,8 @@ GAMES: tuple[GameEntry, ...] = (
             Option("strength_after_attack", "Strength potions may be drunk after the attack card is seen", "bool",
                    False, group="Variations"),
             Option("alignment", "Alignment", "choice", "good", group="Variations",
-                   choices=(("good", "Good: a proposed trade binds you"),
-                            ("evil", "Evil: fight or rob an adventurer even after proposing a trade"))),
+                   choices=(("good", "Good (standard)"), ("evil", "Evil")),
+                   help="Evil: you may still fight or rob an adventurer after proposing a trade."),
             Option("deck", "Stacked deal", "deck", group="Advanced",
                    help="Optional: card codes, top card first — the treasures of level 1 in reading order, "
                         "then their enemies, then the Hand Deck (e.g. 6S 9C … AC 10H …)."),
