@@ -159,16 +159,16 @@ GAMES: tuple[GameEntry, ...] = (
         # seats; each seat's class is a unique lobby choice, validated again by the engine.
         options=(
             Option("turn_mode", "Turn mode", "choice", "single_draw",
-                   choices=(("single_draw", "Single draw: the top card moves you (the basic game)"),
-                            ("three_card_hand", "Three-card hand: draw one, then play one of four"))),
+                   choices=(("single_draw", "Single draw (basic)"), ("three_card_hand", "Three-card hand")),
+                   help="Single draw: the top card moves you. Three-card hand: draw one, then play one of four."),
             Option("board_width", "Board width", "int", 10, 6, 30,
                    help="6 to 30 squares. Standard 10 × 10; large 20 × 10; huge 20 × 20."),
             Option("board_height", "Board height", "int", 10, 6, 30, help="6 to 30 squares."),
             Option("start_square", "Start square", "choice", "bottom_middle",
                    choices=(("bottom_middle", "Middle of the bottom edge"), ("random_edge", "A random edge square"),
-                            ("chosen", "The host picks an edge square"))),
+                            ("chosen", "The host picks one"))),
             Option("marker_placement", "Exit and Pit markers", "choice", "random",
-                   choices=(("random", "Placed at random"), ("manual", "The host places them"))),
+                   choices=(("random", "At random"), ("manual", "The host places them"))),
             Option("draw_stats", "Draw your Stats (lives and speed from the deck)", "bool", False, group="Stats",
                    help="Warning: a drawn Speed of 5 or more makes every move at least 6 squares, which can leave "
                         "middle squares of a 10 × 10 board out of reach. Choose a larger board with this option."),
@@ -179,14 +179,16 @@ GAMES: tuple[GameEntry, ...] = (
                    help="Walls between squares that stop a move; placed at random, the board stays connected."),
             Option("random_redirects", "Redirecting walls (Walls mod)", "int", 0, 0, 30, group="Harder",
                    help="Diagonal walls inside squares that turn a move by 90°; placed at random."),
-            Option("after_first_escape", "When the first character escapes", "choice", "end", group="Party",
-                   choices=(("end", "The game ends: a team victory"), ("continue", "Play on until nobody is left"))),
+            Option("after_first_escape", "After the first escape", "choice", "end", group="Party",
+                   choices=(("end", "The game ends"), ("continue", "Play on")),
+                   help="Ends: a team victory at once. Play on: until nobody is left in the dungeon."),
             Option("round_limit", "Round limit", "int", 200, 10, 1000, group="Advanced",
                    help="10 to 1000. Characters still in the dungeon after this round are lost."),
             STACKED_DECK,
             Option("shuffles", "Shuffles", "choice", "random", group="Advanced",
-                   choices=(("random", "Random (the real game)"),
-                            ("stacked", "Keep the stacked order: every shuffle puts the discard pile under the deck"))),
+                   choices=(("random", "Random (the real game)"), ("stacked", "Keep the stacked order")),
+                   help="Stacked: every shuffle puts the discard pile under the deck, so a stacked deal plays out "
+                        "exactly (puzzles and tests)."),
         ),
         lobby_fields=(
             Option("classes", "Class", "choice", choices=tuple(
@@ -306,7 +308,7 @@ def parse_options(entry: GameEntry, form, files=None, *, allow_test_options: boo
 
         try:
             extra = json.loads(form.get("test_options"))
-        except ValueError:
+        except (ValueError, RecursionError):
             raise InvalidAction("test_options is not JSON.") from None
         if not isinstance(extra, dict) or not set(extra) <= set(entry.test_option_keys):
             raise InvalidAction(f"test_options may only hold: {', '.join(entry.test_option_keys) or 'nothing'}.")

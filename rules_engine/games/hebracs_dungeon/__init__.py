@@ -23,6 +23,7 @@ from __future__ import annotations
 from rules_engine.errors import IllegalAction, InvalidAction
 
 from . import actions as _actions
+from . import data  # noqa: F401  (the page templates render rules tables from ``rules.data``)
 from . import scoring as _scoring
 from . import state as _state
 from . import view as _view
