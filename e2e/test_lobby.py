@@ -24,3 +24,6 @@ def test_lobby_fits_a_phone(new_page):
     phone = new_page(viewport={"width": 375, "height": 740}, is_mobile=True, has_touch=True)
     phone.goto("/")
     assert phone.evaluate("document.documentElement.scrollWidth") <= 375
+    for summary in phone.locator("summary", has_text="Options").all():
+        summary.click()
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 375

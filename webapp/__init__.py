@@ -60,6 +60,7 @@ def create_app(config: dict | None = None) -> Flask:
         logger=False,
         engineio_logger=False,
     )
+    logs.adopt_library_loggers()
     if app.config.get("BACKGROUND_JOBS", not app.testing):
         from .presence import start_background_jobs
 

@@ -197,7 +197,10 @@ GAMES: tuple[GameEntry, ...] = (
             )),
         ),
         unique_lobby_fields=("classes",),
-        keys={"leave_game": (None, None), "place_marker": (None, None), "choose_start": (None, None)},
+        # Digits pick choices; the dash takes the arrow keys and 0 (drawn by the page), and leaving
+        # or one of many board squares gets no key.
+        keys={"leave_game": (None, None), "place_marker": (None, None), "choose_start": (None, None),
+              "dash": (None, None)},
     ),
     GameEntry(
         slug="dungeon-of-doom",

@@ -5,10 +5,8 @@ the engine knows no clock). A listener in ``play.AFTER_ACTION`` copies every new
 ``hall_of_fame`` table, with the player's name at the table and the date, once the action that
 wrote it is stored. The page lists them, ranked as §7.3 says or sorted by any column.
 
->>> [name for name, _label in SORTS.items()][:3]
+>>> list(SORTS)[:3]
 ['rank', 'name', 'class']
->>> order_by("level", "asc")[0].compare(hall_of_fame.c.level.asc())
-True
 """
 
 from __future__ import annotations
@@ -18,7 +16,7 @@ import logging
 import time
 
 from flask import Blueprint, current_app, render_template, request
-from sqlalchemy import Column, Float, ForeignKey, Integer, String, Table, Text, UniqueConstraint, insert, select
+from sqlalchemy import Column, Float, ForeignKey, Integer, String, Table, Text, UniqueConstraint, func, insert, select
 from sqlalchemy.exc import IntegrityError
 
 import rules_engine
@@ -86,14 +84,6 @@ _RANKING = (hall_of_fame.c.level.desc(), hall_of_fame.c.lives.desc(), hall_of_fa
             hall_of_fame.c.created_at.asc(), hall_of_fame.c.id.asc())
 
 
-def order_by(sort: str, direction: str) -> tuple:
-    """The ORDER BY for a sort key and "asc"/"desc"; ties fall back on the §7.3 ranking."""
-    if sort not in _COLUMNS:
-        return _RANKING
-    column = _COLUMNS[sort]
-    return (column.asc() if direction == "asc" else column.desc(), *_RANKING)
-
-
 def record_escapes(store, game, seat, action, new_state, version) -> None:
     """``play.AFTER_ACTION`` listener: store the Hall of Fame entries this action wrote."""
     if game.record.slug != SLUG or not isinstance(new_state, dict):
@@ -144,9 +134,15 @@ if not any(getattr(listener, "__name__", "") == "_safe_record" for listener in A
 
 
 def entries(store, *, sort: str = "rank", direction: str = "desc", limit: int = SHOWN) -> list[dict]:
-    """Hall of Fame rows, sorted, as plain dicts for the page."""
+    """Hall of Fame rows as plain dicts, each with its §7.3 ``rank``, sorted by ``sort`` (ties by rank)."""
+    ranked = select(hall_of_fame, func.row_number().over(order_by=_RANKING).label("rank")).subquery()
+    columns = {name: ranked.c[col.name] for name, col in _COLUMNS.items()}
+    first = columns.get(sort)
+    ordering = [ranked.c.rank.asc()]
+    if first is not None:
+        ordering.insert(0, first.asc() if direction == "asc" else first.desc())
     with store.engine.connect() as conn:
-        rows = conn.execute(select(hall_of_fame).order_by(*order_by(sort, direction)).limit(limit)).mappings().all()
+        rows = conn.execute(select(ranked).order_by(*ordering).limit(limit)).mappings().all()
     out = []
     for row in rows:
         item = dict(row)

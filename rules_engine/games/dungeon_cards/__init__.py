@@ -74,7 +74,16 @@ Actions (§11.3), ``{"type": ..., **params}``: ``join_game``, ``choose_class`` {
 - ``outcome`` null or {result victory|defeat|team_victory|abandoned, reason, escaped: [ids]}.
 - ``hall_of_fame`` entries written this game (§7.3; the web layer adds the date).
 - ``log`` [{event, text}]: §11.5 event names with plain-English text; entries private to a seat
-  (its own hand draws) appear only in that seat's view.
+  (its own hand draws) appear only in that seat's view. A ``moved`` entry also carries ``move``
+  {who, from, path, direction, distance, bounced, redirects, card, dash} (public, §11.5), so a
+  page can animate the path square by square.
+
+Web hooks. ``absence_action`` ``{"type": "absent"}`` is what the server applies when a player's
+page has been gone beyond the grace period: in party play it is ``leave_game`` (the seat's
+character leaves, the others play on); a solo game waits for its player, so there it is refused.
+It is one of ``server_actions`` (never sent by players, never in ``legal_actions``). The rules
+give turns no time limit, so there is no ``turn_clock``; and newcomers join only in the lobby,
+so there is no ``join_action``.
 """
 
 from __future__ import annotations
@@ -87,11 +96,16 @@ from . import setup as _setup
 from . import views as _views
 from .core import clone as _clone
 from .core import deep as _deep
+from .core import log as _log
 
 slug = "dungeon-cards"
 title = "Dungeon Cards"
 min_players = 1
 max_players = 5
+
+absence_action = {"type": "absent"}
+server_actions = ("absent",)
+"""Applied by the server on a seat's behalf; a client posting one is refused by the web layer."""
 
 
 def new_game(seed: int, players: list[str], options: dict | None = None) -> dict:
@@ -143,6 +157,8 @@ def apply(state: dict, seat: str, action: dict) -> dict:
 
     ``InvalidAction`` for a malformed action, ``IllegalAction`` for one the rules forbid now.
     """
+    if isinstance(action, dict) and action.get("type") == "absent":
+        return _absent(state, seat, action)
     kind, params = _actions.parse(action)
     if not isinstance(seat, str):
         raise InvalidAction("the seat must be a player name")
@@ -155,6 +171,23 @@ def apply(state: dict, seat: str, action: dict) -> dict:
         raise IllegalAction("you are not a player in this game")
     new = _clone(state)
     _actions.do(new, seat, kind, params)
+    return new
+
+
+def _absent(state: dict, seat: str, action: dict) -> dict:
+    """The server's ``absent``: a party member whose page is gone leaves the game (§11.3
+    ``leave_game``); a solo game is never ended behind its player's back."""
+    if set(action) != {"type"}:
+        raise InvalidAction("absent takes no parameters")
+    if state["status"] == "finished":
+        raise IllegalAction("the game is over")
+    if seat not in state["players"]:
+        raise IllegalAction("you are not a player in this game")
+    if len(state["players"]) < 2:
+        raise IllegalAction("a solo game waits for its player")
+    new = _clone(state)
+    _log(new, "left", f"{seat} has lost the connection for too long.")
+    _actions.do(new, seat, "leave_game", {})
     return new
 
 

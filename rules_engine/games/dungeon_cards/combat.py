@@ -339,7 +339,7 @@ def dash(state: dict, cid: str, direction: str | None) -> None:
         log(state, "moved", f"{cid} declines the dash.")
         state["discard"].append(card)
     else:
-        moved = turns.move(state, ch, direction, value(card), f"dash with {pretty(card)}")
+        moved = turns.move(state, ch, direction, value(card), f"dash with {pretty(card)}", card=card, dash=True)
         state["discard"].append(card)
         if moved:
             turns.land(state, ch)

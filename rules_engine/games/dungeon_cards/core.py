@@ -67,9 +67,10 @@ def current(state: dict) -> dict | None:
 # --- log ----------------------------------------------------------------------------------
 
 
-def log(state: dict, event: str, text: str, private: str | None = None) -> None:
-    """Append an event. ``private`` names the only seat that may read it (its own hand)."""
-    entry = {"event": event, "text": text}
+def log(state: dict, event: str, text: str, private: str | None = None, **data) -> None:
+    """Append an event. ``private`` names the only seat that may read it (its own hand); ``data``
+    adds public structured fields (a ``moved`` event's ``move``, which pages animate)."""
+    entry = {"event": event, "text": text, **data}
     if private is not None:
         entry["private"] = private
     state["log"].append(entry)

@@ -155,8 +155,12 @@ def card_move(state: dict, c: dict, card: str) -> tuple[str, int]:
     return direction, distance
 
 
-def move(state: dict, c: dict, direction: str, distance: int, what: str) -> bool:
-    """Walk (§4.3) and record the ``moved`` event; the caller checks the final square."""
+def move(state: dict, c: dict, direction: str, distance: int, what: str, *, card: str | None = None,
+         dash: bool = False) -> bool:
+    """Walk (§4.3) and record the ``moved`` event; the caller checks the final square.
+
+    The event carries the §11.5 ``moved`` payload as ``move``: who, from, path, direction,
+    distance, bounced, redirects, card and whether it was a dash (all public)."""
     start = c["position"]
     result = walk(state["board"], start, direction, distance, ninja=c["class"] == "ninja")
     path = result["path"]
@@ -167,11 +171,15 @@ def move(state: dict, c: dict, direction: str, distance: int, what: str) -> bool
         notes += " Active Reflex: it turns around."
     if result["redirects"]:
         notes += " Redirected at " + ", ".join(sq(p) for p in result["redirects"]) + "."
+    payload = {"who": c["id"], "from": list(start), "path": [list(p) for p in path], "direction": direction,
+               "distance": distance, "bounced": result["bounced"], "redirects": [list(p) for p in result["redirects"]],
+               "card": card, "dash": dash}
     if path:
         log(state, "moved", f"{c['id']} moves {direction} {distance} ({what}): "
-            + " → ".join(sq(p) for p in path) + f", ending at {sq(c['position'])}.{notes}")
+            + " → ".join(sq(p) for p in path) + f", ending at {sq(c['position'])}.{notes}", move=payload)
     else:
-        log(state, "moved", f"{c['id']} cannot move {direction} ({what}) and stays at {sq(start)}.{notes}")
+        log(state, "moved", f"{c['id']} cannot move {direction} ({what}) and stays at {sq(start)}.{notes}",
+            move=payload)
     return bool(path)
 
 
@@ -187,7 +195,7 @@ def land(state: dict, c: dict) -> None:
 def move_with_card(state: dict, c: dict, card: str) -> None:
     """§4.1 step 5: move, discard the card, then check where the move ended."""
     direction, distance = card_move(state, c, card)
-    moved = move(state, c, direction, distance, pretty(card))
+    moved = move(state, c, direction, distance, pretty(card), card=card)
     state["discard"].append(card)
     if moved:
         land(state, c)

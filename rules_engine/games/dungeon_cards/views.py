@@ -33,8 +33,7 @@ def view(state: dict, seat: str | None) -> dict:
         "actions": [],
         "outcome": deep(state["outcome"]),
         "hall_of_fame": deep(state["hall_of_fame"]),
-        "log": [{"event": e["event"], "text": e["text"]} for e in state["log"]
-                if "private" not in e or e["private"] == seat],
+        "log": [_log_entry(e) for e in state["log"] if "private" not in e or e["private"] == seat],
     }
     if board is not None:
         out["board"] = {
@@ -110,6 +109,14 @@ def view(state: dict, seat: str | None) -> dict:
         }
     if seat in state["players"]:
         out["actions"] = [{"action": a, "label": action_label(state, a)} for a in actions.legal(state, seat)]
+    return out
+
+
+def _log_entry(e: dict) -> dict:
+    """A log entry as a page sees it: event and text, and a move's public path (§11.5 ``moved``)."""
+    out = {"event": e["event"], "text": e["text"]}
+    if "move" in e:
+        out["move"] = deep(e["move"])
     return out
 
 

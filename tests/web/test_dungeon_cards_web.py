@@ -1,0 +1,491 @@
+"""Dungeon Cards through the web layer: the table (solo or a party with distinct classes), turns
+in join order, helping only when adjacent, spells lasting one round, the duel, pushes to the
+room (Flask-SocketIO test client), presence and grace, hidden hands, and the Hall of Fame."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import time
+
+import pytest
+
+import rules_engine
+from webapp import hall_of_fame, play, presence, socketio
+from webapp import seats as seat_tokens
+
+rules = rules_engine.get("dungeon-cards")
+NAMES = ["Ann", "Bob", "Cy", "Di", "Ed"]
+
+
+def received(sio, name="changed"):
+    return [e["args"][0] for e in sio.get_received() if e["name"] == name]
+
+
+class Table:
+    """A Dungeon Cards table opened through the lobby form: seats join by link, pick classes in
+    the waiting room, and the host starts. ``markers`` places the Exit and Pit by hand."""
+
+    def __init__(self, app, seat_client, classes=("swordsman",), *, start=True, markers=((5, 8), (8, 8)), **options):
+        self.app = app
+        self.store = app.extensions["delve_store"]
+        self.host = seat_client()
+        self.host.get("/")
+        form = {"game": "dungeon-cards", "csrf_token": self.host.csrf, "name": NAMES[0], **options}
+        if isinstance(form.get("deck"), (list, tuple)):
+            form["deck"] = " ".join(form["deck"])
+        if markers:
+            form["marker_placement"] = "manual"
+        if "deck" in form:
+            form.setdefault("shuffles", "stacked")
+        response = self.host.http.post("/games", data=form)
+        assert response.status_code == 303, response.get_data(as_text=True)
+        self.game_id = response.headers["Location"].rsplit("/", 1)[-1]
+        self.host.watch(self.game_id)
+        self.clients = {"p1": self.host}
+        for index in range(2, len(classes) + 1):
+            friend = seat_client()
+            friend.watch(self.game_id)
+            joined = friend.http.post(f"/g/{self.game_id}/join", data={"csrf_token": friend.csrf, "name": NAMES[index - 1]})
+            assert joined.status_code == 303
+            friend.watch(self.game_id)
+            self.clients[f"p{index}"] = friend
+        for index, cls in enumerate(classes, start=1):
+            if cls:
+                assert self.choose(f"p{index}", cls).status_code == 303
+        if start:
+            self.start()
+            if markers:
+                self.act("p1", {"type": "place_marker", "kind": "exit", "square": list(markers[0])})
+                self.act("p1", {"type": "place_marker", "kind": "pit", "square": list(markers[1])})
+
+    def choose(self, seat, cls):
+        client = self.clients[seat]
+        return client.http.post(f"/g/{self.game_id}/lobby", data={"csrf_token": client.csrf, "classes": cls})
+
+    def start(self):
+        response = self.host.http.post(f"/g/{self.game_id}/start", data={"csrf_token": self.host.csrf})
+        assert response.status_code == 303, response.get_data(as_text=True)
+        for client in self.clients.values():
+            client.watch(self.game_id)
+
+    def state(self):
+        return rules.load(self.store.load(self.game_id).snapshot)
+
+    def act(self, seat, action, expect=200):
+        client = self.clients[seat]
+        record = self.store.load(self.game_id)
+        client.version = record.version
+        # As the page's form does: say how much of the log this page has shown (the announcer and
+        # the move animation work from what is new).
+        seen = len(rules.view(rules.load(record.snapshot), seat)["log"]) if record.snapshot else 0
+        response = client.act(action, extra={"log_seen": str(seen)})
+        if expect is not None:
+            assert response.status_code == expect, response.get_data(as_text=True)
+        return response
+
+    def page(self, seat):
+        return self.clients[seat].board().get_data(as_text=True)
+
+    def socket(self, seat=None):
+        client = self.clients[seat].http if seat else self.app.test_client()
+        sio = socketio.test_client(self.app, flask_test_client=client)
+        page = client.get(f"/g/{self.game_id}").get_data(as_text=True)
+        ticket = re.search(r'data-presence="([^"]+)"', page)
+        ack = sio.emit("watch", {"game": self.game_id, "version": -1, "presence": ticket.group(1) if ticket else None},
+                       callback=True)
+        assert ack["ok"]
+        sio.get_received()
+        return sio
+
+    def where(self, seat):
+        return next(c["position"] for c in self.state()["characters"] if c["id"] == seat)
+
+
+def buttons(body):
+    """The actions a page offers as buttons (their JSON)."""
+    return [json.loads(v.replace("&#34;", '"').replace("&quot;", '"')) for v in re.findall(r'name="action" value="([^"]+)"', body)]
+
+
+class TestTable:
+    def test_one_lobby_entry_opens_a_table_with_the_rules_options(self, seat_client):
+        body = seat_client().get("/").get_data(as_text=True)
+        card = body.split('id="game-dungeon-cards"', 1)[1].split("</li>", 1)[0]
+        assert "Open a Dungeon Cards table" in card
+        for field in ["turn_mode", "board_width", "board_height", "exit_count", "pit_count", "random_stop_walls",
+                      "random_redirects", "potion_roll", "draw_stats", "after_first_escape", "deck", "shuffles"]:
+            assert f'name="{field}"' in card, field
+        assert "Speed of 5 or more" in card  # Draw your Stats' warning
+        assert "/hall-of-fame" in card
+
+    def test_the_host_alone_starts_a_solo_game_with_the_chosen_options(self, app, seat_client):
+        t = Table(app, seat_client, ("tank",), markers=None, board_width="12", board_height="8",
+                  turn_mode="three_card_hand", potion_roll="on", exit_count="2")
+        state = t.state()
+        assert state["status"] == "playing" and state["players"] == ["p1"]
+        assert (state["board"]["width"], state["board"]["height"], len(state["board"]["exits"])) == (12, 8, 2)
+        assert state["options"]["potion_roll"] and state["options"]["turn_mode"] == "three_card_hand"
+        page = t.page("p1")
+        assert "dc-board cols-12" in page and "Your hand" in page
+        assert "Give up" in page  # solo: leaving is giving up
+
+    def test_party_classes_are_distinct_and_the_mage_needs_a_party(self, app, seat_client):
+        t = Table(app, seat_client, ("mage",), start=False, markers=None)
+        refused = t.host.http.post(f"/g/{t.game_id}/start", data={"csrf_token": t.host.csrf})
+        assert refused.status_code == 409 and "party of 2 or more" in refused.get_data(as_text=True)
+        bob = seat_client()
+        bob.watch(t.game_id)
+        assert bob.http.post(f"/g/{t.game_id}/join", data={"csrf_token": bob.csrf, "name": "Bob"}).status_code == 303
+        t.clients["p2"] = bob
+        taken = t.choose("p2", "mage")
+        assert taken.status_code == 409 and "already chosen" in taken.get_data(as_text=True)
+        assert t.choose("p2", "healer").status_code == 303
+        t.start()
+        state = t.state()
+        assert [c["class"] for c in state["characters"]] == ["mage", "healer"]
+        assert state["players"] == ["p1", "p2"]
+
+    def test_a_seat_without_a_class_chooses_on_the_game_page(self, app, seat_client):
+        t = Table(app, seat_client, ("ninja", None), markers=None)
+        assert t.state()["status"] == "lobby"
+        page = t.page("p2")
+        assert "Choose your class" in page and {"type": "choose_class", "class": "ninja"} not in buttons(page)
+        t.act("p2", {"type": "choose_class", "class": "rogue"})
+        assert {"type": "start_game"} in buttons(t.page("p1"))
+        t.act("p1", {"type": "start_game"})
+        assert t.state()["status"] == "playing"
+
+    def test_the_host_places_the_markers_and_the_others_wait(self, app, seat_client):
+        t = Table(app, seat_client, ("ninja", "tank"), start=False)
+        t.start()
+        host_page, other = t.page("p1"), t.page("p2")
+        assert 'aria-label="Put an Exit on (5,8)"' in host_page and "Put an Exit" not in other
+        assert "The host is setting up the board." in other
+        # The select form composes the same action (phones: squares are small).
+        client = t.host
+        client.version = t.store.load(t.game_id).version
+        response = client.http.post(f"/g/{t.game_id}/act", headers={"HX-Request": "true"}, data={
+            "csrf_token": client.csrf, "version": str(client.version), "compose": "place_marker",
+            "a_kind": "exit", "a_square[]": ["5", "8"]})
+        assert response.status_code == 200
+        assert t.state()["board"]["exits"] == [[5, 8]]
+
+
+class TestTurns:
+    def test_turns_go_in_join_order_and_only_the_current_seat_draws(self, app, seat_client):
+        t = Table(app, seat_client, ("ninja", "tank", "rogue"), deck="3C 2H 2D 4C 3H")
+        assert 'data-your-turn="true"' in t.page("p1") and 'data-your-turn="false"' in t.page("p2")
+        assert {"type": "draw_card"} not in buttons(t.page("p2"))
+        t.act("p1", {"type": "draw_card"})
+        assert t.state()["turn"]["current"] == "p2"
+        refused = t.act("p1", {"type": "draw_card"}, expect=422)
+        assert "not your turn" in refused.get_data(as_text=True)
+        t.act("p3", {"type": "draw_card"}, expect=422)
+        t.act("p2", {"type": "draw_card"})
+        t.act("p3", {"type": "draw_card"})
+        assert t.state()["turn"]["current"] == "p1" and t.state()["turn"]["round_number"] == 2
+        assert [t.where(s) for s in ("p1", "p2", "p3")] == [[8, 1], [3, 1], [5, 3]]
+        assert "Bob" in t.page("p3")  # names, not seat ids
+
+    def test_only_adjacent_characters_are_offered_to_help(self, app, seat_client):
+        # Ann moves away (3C); Bob draws the Jack with Cy still beside him on the start square.
+        deck = "3C JH 2C 9D 8D 3S 7H 8S"
+        t = Table(app, seat_client, ("ninja", "swordsman", "tank"), deck=deck)
+        t.act("p1", {"type": "draw_card"})
+        t.act("p2", {"type": "draw_card"})
+        state = t.state()
+        assert state["phase"] == "awaiting_join" and state["combat"]["eligible_helpers"] == ["p3"]
+        assert {"type": "join_combat", "join": True} in buttons(t.page("p3"))
+        assert not any(b["type"] == "join_combat" for b in buttons(t.page("p1")))
+        refused = t.act("p1", {"type": "join_combat", "join": True}, expect=422)
+        assert "adjacent" in refused.get_data(as_text=True)
+        t.act("p3", {"type": "join_combat", "join": True})
+        page = t.page("p1")
+        assert "Boss fight: Bob against the Jack" in page and "Cy" in page
+        t.act("p2", {"type": "combat_draw", "critical_hit": False})
+        t.act("p2", {"type": "combat_draw", "critical_hit": False})
+        state = t.state()
+        assert state["phase"] == "awaiting_reward" and sorted(state["combat"]["pending_rewards"]) == ["p2", "p3"]
+        assert {"type": "choose_stat", "stat": "speed"} in buttons(t.page("p3"))
+        assert not any(b["type"] == "choose_stat" for b in buttons(t.page("p1")))
+        t.act("p3", {"type": "choose_stat", "stat": "lives"})
+        t.act("p2", {"type": "choose_stat", "stat": "speed"})
+        levels = {c["id"]: c["level"] for c in t.state()["characters"]}
+        assert levels == {"p1": 1, "p2": 2, "p3": 2}
+
+    def test_a_spell_works_on_every_next_turn_for_one_round(self, app, seat_client):
+        # The Mage casts Haste; Bob, Cy and then the Mage itself move one square further, once.
+        t = Table(app, seat_client, ("mage", "swordsman", "tank"), deck="3C 2D 4D 2H")
+        t.act("p1", {"type": "cast_spell", "spell": "haste"})
+        page = t.page("p2")
+        assert page.count("Haste (next turn)") == 2 and "Haste (this turn)" in page  # Bob's turn has begun
+        t.act("p2", {"type": "draw_card"})  # 3C: right 3 + 1
+        t.act("p3", {"type": "draw_card"})  # 2D: up 2 + 1
+        assert "Haste (this turn)" in t.page("p1")
+        t.act("p1", {"type": "draw_card"})  # 4D: up 4 + 1, the Mage's own next turn
+        t.act("p2", {"type": "draw_card"})  # 2H: left 2, Haste is over
+        assert [t.where(s) for s in ("p1", "p2", "p3")] == [[5, 6], [7, 1], [5, 4]]
+        assert "Haste" not in t.page("p3").split('id="party-title"', 1)[1].split("</section>", 1)[0]
+
+    def test_fortune_telling_offers_to_swap_the_drawn_card(self, app, seat_client):
+        t = Table(app, seat_client, ("mage", "tank"), deck="9H 4D")
+        t.act("p1", {"type": "cast_spell", "spell": "fortune_telling"})
+        page = t.act("p2", {"type": "draw_card"}).get_data(as_text=True)
+        assert "Fortune Telling: swap a card for a new one, or keep it." in page
+        assert 'aria-label="9 of hearts"' in page
+        assert {"type": "fortune_telling", "card": "9H"} in buttons(page) and "Swap 9♥ for a new card" in page
+        assert {"type": "fortune_telling", "card": None} in buttons(page)
+        page = t.act("p2", {"type": "fortune_telling", "card": "9H"}).get_data(as_text=True)
+        assert t.where("p2") == [5, 5] and "moved up 4" in page
+
+    def test_out_of_phase_and_server_actions_are_refused(self, app, seat_client):
+        t = Table(app, seat_client, ("ninja", "tank"), deck="3C")
+        response = t.act("p1", {"type": "absent"}, expect=400)
+        assert "server" in response.get_data(as_text=True)
+        t.act("p2", {"type": "cast_spell", "spell": "haste"}, expect=422)
+        assert t.store.load(t.game_id).version == 2  # the two markers only
+
+
+class TestRealtime:
+    def test_everyone_in_the_room_is_rung_with_only_a_version_and_fetches_their_view(self, app, seat_client):
+        t = Table(app, seat_client, ("ninja", "tank"), deck="3C 2D")
+        sockets = {seat: t.socket(seat) for seat in t.clients}
+        watcher = t.socket()
+        other = Table(app, seat_client, ("rogue",), deck="3C")
+        elsewhere = other.socket("p1")
+        t.act("p1", {"type": "draw_card"})
+        for sio in [*sockets.values(), watcher]:
+            messages = received(sio)
+            assert messages and all(set(m) == {"version"} for m in messages)
+        assert received(elsewhere) == []
+        page = t.page("p2")
+        assert "Ann moves right 3" in page and 'data-your-turn="true"' in page
+
+    def test_reconnect_within_the_grace_period_keeps_the_seat(self, app, seat_client):
+        t = Table(app, seat_client, ("ninja", "tank", "rogue"), deck="3C 2D")
+        sio = t.socket("p2")
+        sio.disconnect()
+        assert "connection lost" in t.page("p1")
+        presence.tick(t.store, now=time.time() + 30)  # inside the grace period
+        t.socket("p2")
+        presence.tick(t.store, now=time.time() + 30)
+        assert all(c["status"] == "active" for c in t.state()["characters"])
+        assert [s.connected for s in t.store.seats(t.game_id) if s.seat == "p2"] == [True]
+
+    def test_a_party_member_gone_beyond_the_grace_period_leaves_and_play_goes_on(self, app, seat_client):
+        t = Table(app, seat_client, ("ninja", "tank", "rogue"), deck="3C 2D")
+        t.socket("p1")
+        t.socket("p3")
+        t.socket("p2").disconnect()
+        t.store.set_connected(t.game_id, "p1", True)
+        presence.tick(t.store, now=time.time() + presence.GRACE_SECONDS + 5)
+        state = t.state()
+        statuses = {c["id"]: c["status"] for c in state["characters"]}
+        assert statuses["p2"] == "left" and state["status"] == "playing"
+        assert t.store.actions(t.game_id)[-1][1:] == ("p2", {"type": "absent"})
+        t.act("p1", {"type": "draw_card"})
+        assert t.state()["turn"]["current"] == "p3"  # the leaver is skipped
+
+    def test_a_solo_game_waits_for_its_player(self, app, seat_client):
+        t = Table(app, seat_client, ("ninja",), deck="3C")
+        t.socket("p1").disconnect()
+        presence.tick(t.store, now=time.time() + presence.GRACE_SECONDS + 5)
+        assert t.state()["characters"][0]["status"] == "active"
+        t.act("p1", {"type": "draw_card"})
+        assert t.where("p1") == [8, 1]
+
+
+def open_table(app, seat_client, options, classes):
+    """A table opened with engine options the lobby form does not offer (e.g. drawn walls)."""
+    store = app.extensions["delve_store"]
+    game_id, token = play.open_table(store, "dungeon-cards", options, name="Ann")
+    host = seat_client()
+    host.http.set_cookie(seat_tokens.COOKIE_NAME, token, path=f"/g/{game_id}")
+    host.watch(game_id)
+    t = Table.__new__(Table)
+    t.app, t.store, t.host, t.game_id, t.clients = app, store, host, game_id, {"p1": host}
+    assert t.choose("p1", classes[0]).status_code == 303
+    t.start()
+    return t
+
+
+class TestPage:
+    def test_the_move_that_just_happened_is_animated_square_by_square(self, app, seat_client):
+        t = Table(app, seat_client, ("swordsman",), deck="3C")
+        fragment = t.act("p1", {"type": "draw_card"}).get_data(as_text=True)
+        assert "dc-board cols-10 animate" in fragment
+        for n in (1, 2, 3):
+            assert f'class="step st-{n}' in fragment
+        assert "arrive st-3" in fragment and 'class="leave"' in fragment
+        assert "moved right 3" in fragment and "↑" not in fragment.split("dc-board", 1)[1].split("</div>\n</div>", 1)[0]
+        page = t.host.get(f"/g/{t.game_id}").get_data(as_text=True)  # a reload shows the trail, still
+        assert "animate" not in page.split("dc-board", 1)[1][:40] and 'class="step st-1' in page
+
+    def test_the_ninjas_bounce_and_a_redirecting_wall_are_drawn(self, app, seat_client):
+        options = {"deck": ["7C", "4D"], "shuffles": "stacked", "marker_placement": "manual",
+                   "redirects": [{"square": [8, 3], "kind": "/"}]}
+        t = open_table(app, seat_client, options, ("ninja",))
+        t.act("p1", {"type": "place_marker", "kind": "exit", "square": [2, 9]})
+        t.act("p1", {"type": "place_marker", "kind": "pit", "square": [3, 9]})
+        first = t.act("p1", {"type": "draw_card"}).get_data(as_text=True)
+        assert "Active Reflex: turned around" in first and 'class="bounce"' in first
+        assert t.where("p1") == [8, 1]
+        second = t.act("p1", {"type": "draw_card"}).get_data(as_text=True)
+        assert "turned by the wall at (8,3)" in second
+        assert 'class="redirect"' in second and '<line x1="1" y1="9" x2="9" y2="1"/>' in second
+        assert t.where("p1") == [10, 3]
+
+    def test_the_duel_shows_the_exchange_second_wind_and_the_reward(self, app, seat_client):
+        t = Table(app, seat_client, ("ninja",), deck="QH 2C 9D 3S 7H 4D 8S 5C 10S 6D")
+        page = t.act("p1", {"type": "draw_card"}).get_data(as_text=True)
+        assert "Boss fight: Ann against the Queen" in page and "Second Wind ready" in page
+        assert 'aria-label="The Queen: 4 of 4 lives"' in page
+        for _ in range(4):
+            page = t.act("p1", {"type": "combat_draw", "critical_hit": False}).get_data(as_text=True)
+        assert "Second Wind used" in page and "Second Wind! The Queen replaces 5♣ with 6♦" in page
+        assert "Exchange 4: what happened" in page and "The Queen loses a life (0 left)" in page
+        assert {"type": "choose_stat", "stat": "lives"} in buttons(page)
+        page = t.act("p1", {"type": "choose_stat", "stat": "speed"}).get_data(as_text=True)
+        assert "Boss fight" not in page and "bosses defeated" in page
+
+    def test_the_rogues_critical_hit_and_the_kings_barrage(self, app, seat_client):
+        deck = "KS 2C AH 5H 10H 3C 9S 4C 9C 5C 8C 6D 7D 8D 10D 2H 3H"
+        t = Table(app, seat_client, ("rogue",), deck=deck)
+        page = t.act("p1", {"type": "draw_card"}).get_data(as_text=True)
+        assert "Royal Barrage at 1 life" in page and "Critical Hit ready" in page
+        assert {"type": "combat_draw", "critical_hit": True} in buttons(page)
+        page = t.act("p1", {"type": "combat_draw", "critical_hit": True}).get_data(as_text=True)
+        assert "Critical Hit used" in page and "Critical Hit: drew" in page
+        assert {"type": "combat_draw", "critical_hit": True} not in buttons(page)
+        for _ in range(3):
+            page = t.act("p1", {"type": "combat_draw", "critical_hit": False}).get_data(as_text=True)
+        assert "Royal Barrage! 3 cards each" in page and "Exchange 5 — Royal Barrage" in page
+        assert page.count("Slot ") >= 3
+        page = t.act("p1", {"type": "combat_draw", "critical_hit": False}).get_data(as_text=True)
+        assert "Void: not played out" in page and t.state()["phase"] == "awaiting_reward"
+
+    def test_the_athletes_dash_is_offered_with_the_arrow_keys(self, app, seat_client):
+        t = Table(app, seat_client, ("athlete",), deck="JD 2C 9D 3S 8H 4C 10S 3D")
+        t.act("p1", {"type": "draw_card"})
+        for _ in range(3):
+            t.act("p1", {"type": "combat_draw", "critical_hit": False})
+        page = t.act("p1", {"type": "choose_stat", "stat": "lives"}).get_data(as_text=True)
+        assert "Controlled Dash: exactly 3 squares" in page
+        assert re.search(r'id="act-dash-right"[^>]*aria-label="Dash right 3"[^>]*data-key="ArrowRight"', page)
+        assert 'data-key="0"' in page and "Don&#39;t dash" in page
+        page = t.act("p1", {"type": "dash", "direction": "right"}).get_data(as_text=True)
+        assert "dashed right 3" in page and t.where("p1") == [8, 1]
+
+    def test_a_hand_is_shown_to_its_owner_only_with_play_buttons(self, app, seat_client):
+        deck = "5C 2D 9S 3H 4D 6H 7C"
+        t = Table(app, seat_client, ("rogue", "tank"), deck=deck, turn_mode="three_card_hand")
+        mine, theirs = t.page("p1"), t.page("p2")
+        for name in ("5 of clubs", "2 of diamonds", "9 of spades"):
+            assert name in mine and name not in theirs
+        assert "3 cards in hand" in theirs
+        page = t.act("p1", {"type": "draw_card"}).get_data(as_text=True)
+        assert {"type": "play_card", "card": "7C"} in buttons(page) and "Play 2♦: up 2" in page
+        assert "7 of clubs" not in t.page("p2")
+        page = t.act("p1", {"type": "play_card", "card": "2D"}).get_data(as_text=True)
+        assert "moved up 2" in page and "2 of diamonds" in t.page("p2")  # a played card is public
+
+    @pytest.mark.parametrize("classes, options, seed", [
+        (("mage", "healer", "athlete"), {"turn_mode": "three_card_hand", "random_stop_walls": "8",
+                                          "random_redirects": "4", "potion_roll": "on", "after_first_escape": "continue"}, 5),
+        (("mage", "rogue", "soldier"), {"draw_stats": "on", "board_width": "14", "pit_count": "3"}, 4),
+    ])
+    def test_random_games_render_for_every_seat_without_leaking_hands(self, app, seat_client, classes, options, seed,
+                                                                       monkeypatch):
+        """Random legal play in a party (walls, the hand variant, Draw your Stats…): every seat's page
+        renders after every action, and no page shows a card in another seat's hand."""
+        monkeypatch.setattr(play.secrets, "randbits", lambda _bits: seed)  # the same game every run
+        t = Table(app, seat_client, classes, markers=None, **options)
+        rng = random.Random(seed)
+        watcher = seat_client()
+        watcher.watch(t.game_id)
+        seen = set()
+        for _step in range(30):
+            state = t.state()
+            if rules.result(state) is not None:
+                break
+            seat = next(a["seat"] for a in rules.view(state, None)["awaiting"])
+            actions = [a for a in rules.legal_actions(state, seat) if a["type"] != "leave_game"]
+            action = rng.choice(actions)
+            seen.add(action["type"])
+            t.act(seat, action)
+            state = t.state()
+            for viewer in t.clients:
+                body = t.page(viewer)
+                for c in state["characters"]:
+                    if c["id"] != viewer:
+                        for code in c["hand"]:
+                            label = rules_engine.cards.Card.parse(code).name
+                            assert f'aria-label="{label}"' not in body, (viewer, code)
+        assert watcher.board().status_code == 200
+        # These seeds reach fights, rewards, spells and more (dashes, hand discards, Critical Hits…).
+        assert {"draw_card", "cast_spell", "join_combat", "combat_draw", "choose_stat"} <= seen and len(seen) >= 7, seen
+
+
+class TestHallOfFame:
+    ESCAPE = "JH 2C 9D 3S 7H 4D 8S 6D"  # a Jack beaten, +1 Speed, then 6♦ up 7 onto the Exit
+
+    def escape(self, app, seat_client):
+        t = Table(app, seat_client, ("swordsman",), deck=self.ESCAPE)
+        t.act("p1", {"type": "draw_card"})
+        for _ in range(3):
+            t.act("p1", {"type": "combat_draw", "critical_hit": False})
+        t.act("p1", {"type": "choose_stat", "stat": "speed"})
+        page = t.act("p1", {"type": "draw_card"}).get_data(as_text=True)
+        assert t.state()["outcome"]["result"] == "victory"
+        return t, page
+
+    def test_an_escape_is_recorded_and_listed_with_a_link_to_the_game(self, app, seat_client):
+        t, page = self.escape(app, seat_client)
+        assert "Into the Hall of Fame" in page and "Ann</strong> the Swordsman — level 2" in page
+        rows = hall_of_fame.entries(t.store)
+        assert len(rows) == 1
+        row = rows[0]
+        assert (row["name"], row["character_class"], row["level"], row["lives"], row["max_lives"], row["speed"]) == \
+            ("Ann", "swordsman", 2, 10, 10, 1)
+        assert (row["board"], row["turns"], row["outcome"], row["bosses"], row["mods"], row["party_size"]) == \
+            ("10x10", 2, "escaped", ["J"], [], 1)
+        listing = seat_client().get("/hall-of-fame").get_data(as_text=True)
+        assert "Ann" in listing and "Swordsman" in listing and f'href="/g/{t.game_id}"' in listing
+
+    def test_recording_is_idempotent(self, app, seat_client):
+        t, _page = self.escape(app, seat_client)
+        game = play.load_game(t.store, t.game_id)
+        before = dict(game.state, hall_of_fame=[])
+        hall_of_fame.record_escapes(t.store, play.LoadedGame(game.record, game.rules, before), "p1", {}, game.state, 0)
+        assert len(hall_of_fame.entries(t.store)) == 1
+
+    def test_a_team_victory_records_every_survivor_and_a_fall_records_nothing(self, app, seat_client):
+        t = Table(app, seat_client, ("ninja", "tank"), deck="7D")  # 7♦: up 7 onto (5,8)
+        t.act("p1", {"type": "draw_card"})
+        assert t.state()["outcome"]["result"] == "team_victory"
+        rows = {r["name"]: r["outcome"] for r in hall_of_fame.entries(t.store)}
+        assert rows == {"Ann": "escaped", "Bob": "team victory"}
+        fall = Table(app, seat_client, ("rogue",), deck="3C", markers=((1, 9), (8, 1)))
+        fall.act("p1", {"type": "draw_card"})
+        assert fall.state()["outcome"]["result"] == "defeat"
+        assert len(hall_of_fame.entries(t.store)) == 2
+
+    def test_the_page_sorts_by_any_column_and_ranks_by_the_rules(self, app, seat_client, store):
+        now = time.time()
+        game_id, _token = play.open_table(store, "dungeon-cards", {}, name="x")
+        rows = [("Zed", 3, 8, 30), ("Amy", 3, 9, 40), ("Bea", 5, 2, 99), ("Cid", 3, 9, 20)]
+        with store.engine.begin() as conn:
+            for i, (name, level, lives, turns) in enumerate(rows):
+                conn.execute(hall_of_fame.hall_of_fame.insert().values(
+                    game_id=game_id, seat=f"p{i + 1}", name=name, character_class="tank", level=level, lives=lives,
+                    max_lives=15, speed=0, bosses="[]", turns=turns, outcome="escaped", turn_mode="single_draw",
+                    board="10x10", mods="[]", party_size=1, created_at=now + i))
+        ranked = [r["name"] for r in hall_of_fame.entries(store)]
+        assert ranked == ["Bea", "Cid", "Amy", "Zed"]  # level, then lives, then fewest turns
+        assert [r["name"] for r in hall_of_fame.entries(store, sort="name", direction="asc")] == ["Amy", "Bea", "Cid", "Zed"]
+        assert [r["rank"] for r in hall_of_fame.entries(store, sort="turns", direction="asc")] == [2, 4, 3, 1]
+        client = seat_client()
+        body = client.get("/hall-of-fame?sort=name&dir=desc").get_data(as_text=True)
+        assert body.index("Zed") < body.index("Amy") and 'aria-sort="descending"' in body
+        assert client.get("/hall-of-fame?sort=nonsense&dir=sideways").status_code == 200
