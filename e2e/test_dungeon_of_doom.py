@@ -84,6 +84,7 @@ def test_three_players_and_a_spectator_play_to_a_win(page, new_page, axe_check, 
     expect(bob.locator(".stats .health dd")).to_have_text("1")
 
     bob.reload()                                                # a reload mid-game keeps the seat
+    expect(bob.locator("html")).to_have_attribute("data-live", "connected")  # scripts are running
     expect(bob.locator("#status")).to_contain_text("Your turn")
     expect(bob.locator(".stats .gold dd")).to_have_text("1 / 2")
     key(bob, "e", everyone)                                     # turn 5
