@@ -37,19 +37,31 @@ def join(page, url, name):
     expect(page.locator("#roster-title")).to_be_visible()
 
 
-def act(page, name, everyone):
-    """Click an action and wait until every page shows the new revision."""
-    before = int(page.locator("#game").get_attribute("data-version"))
-    page.get_by_role("button", name=name).first.click()
+def wait_all_caught_up(page, before, everyone):
+    """The actor's page shows its own action's answer; then every page reaches that revision."""
+    expect(page.locator("#game")).not_to_have_attribute("data-version", str(before))
+    after = int(page.locator("#game").get_attribute("data-version"))
     for other in everyone:
-        expect(other.locator("#game")).not_to_have_attribute("data-version", str(before))
+        other.wait_for_function(
+            "rev => parseInt(document.getElementById('game').getAttribute('data-version'), 10) >= rev", arg=after
+        )
+
+
+def act(page, name, everyone):
+    """Click an action (it exists only on the player's turn) and wait until every page has caught up."""
+    button = page.get_by_role("button", name=name).first
+    expect(button).to_be_visible()
+    before = int(page.locator("#game").get_attribute("data-version"))
+    button.click()
+    wait_all_caught_up(page, before, everyone)
 
 
 def key(page, pressed, everyone):
+    """Press a key on the player's turn and wait until every page has caught up."""
+    expect(page.locator("#game")).to_have_attribute("data-your-turn", "true")
     before = int(page.locator("#game").get_attribute("data-version"))
     page.keyboard.press(pressed)
-    for other in everyone:
-        expect(other.locator("#game")).not_to_have_attribute("data-version", str(before))
+    wait_all_caught_up(page, before, everyone)
 
 
 def test_three_players_and_a_spectator_play_to_a_win(page, new_page, axe_check, console_errors):

@@ -86,21 +86,31 @@
                         : "That did not work (error " + status + "). Reload the page to carry on.");
   });
 
-  /* The doorbell: Socket.IO says "version N"; if we are behind, htmx fetches our own view. */
-  var inFlight = 0;
-  var behind = false;
-  document.addEventListener("htmx:beforeRequest", function () { inFlight += 1; });
-  document.addEventListener("htmx:afterRequest", function () {
-    inFlight = Math.max(0, inFlight - 1);
-    if (inFlight === 0 && behind) { behind = false; checkVersion(latestKnown); }
-  });
+  /* The doorbell: Socket.IO says "version N"; if we are behind, htmx fetches our own view.
+     After every swap we look again: a slow answer may have brought an older board than the
+     newest doorbell announced. #game's hx-sync="this:replace" keeps only the latest fetch. */
   var latestKnown = -1;
+  var fetchingFrom = null;  /* the #game element whose board fetch is in flight */
+  function fetching() {
+    /* A fetch is moot once its element left the page (another answer replaced #game), and an
+       outerHTML swap detaches #game before htmx:afterRequest, so that event cannot be relied on. */
+    return !!(fetchingFrom && fetchingFrom.isConnected);
+  }
   function checkVersion(version) {
     latestKnown = Math.max(latestKnown, version);
-    if (latestKnown <= currentVersion()) return;
-    if (inFlight > 0) { behind = true; return; }
-    htmx.trigger(document.body, "delve:changed");
+    if (!fetching() && latestKnown > currentVersion()) htmx.trigger(document.body, "delve:changed");
   }
+  function isBoardFetch(event) { return event.detail && event.detail.elt && event.detail.elt.id === "game"; }
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    if (isBoardFetch(event)) fetchingFrom = event.detail.elt;
+  });
+  ["htmx:beforeSwap", "htmx:afterRequest", "htmx:sendError", "htmx:responseError", "htmx:timeout"].forEach(function (name) {
+    document.addEventListener(name, function (event) {
+      if (isBoardFetch(event) && event.detail.elt === fetchingFrom) fetchingFrom = null;
+    });
+  });
+  /* After any swap, look again: a slow answer may be older than the newest doorbell. */
+  document.addEventListener("htmx:afterSettle", function () { checkVersion(latestKnown); });
 
   function connect() {
     var g = game();
