@@ -1,7 +1,9 @@
-"""Push latency for The Dungeon of Doom: from a player's action to every other page's refreshed
-board (Socket.IO "changed" received, then that page's own GET of its board done), for tables of
-2, 4 and 8 players plus 50 spectators, against gunicorn (the production command) on SQLite.
-Also: server memory per running table.
+"""Push latency: from a player's action to every other page's refreshed board (Socket.IO
+"changed" received, then that page's own GET of its board done), against gunicorn (the
+production command) on SQLite: The Dungeon of Doom with 2, 4 and 8 players plus 50
+spectators, and a 5-player Dungeon Cards party. Also: server memory per running table.
+
+Each move is a random legal action of whoever may act, read from the game's stored state.
 
     .venv/bin/python benchmarks/push_latency.py [--actions 40] [--spectators 50]
 """
@@ -24,14 +26,22 @@ import requests
 import socketio
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import print_table, summary_us  # noqa: E402
 from memory import free_port, rss_mb  # noqa: E402
 
+import json  # noqa: E402
+import random  # noqa: E402
+
+import rules_engine  # noqa: E402
+from webapp.store import Store  # noqa: E402
+
+PARTY_CLASSES = ["mage", "healer", "soldier", "rogue", "tank"]
+
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"|"X-CSRF-Token": "([^"]+)"')
 PRESENCE = re.compile(r'data-presence="([^"]+)"')
 VERSION = re.compile(r'data-version="(\d+)"')
-TURN = re.compile(r'data-your-turn="true"')
 
 
 def csrf_of(html: str) -> str:
@@ -81,12 +91,13 @@ def start_server(workdir: str, threads: int):
     raise RuntimeError("server did not start")
 
 
-def open_table(base: str, players: int):
+def open_table(base: str, players: int, slug: str = "dungeon-of-doom"):
     host = requests.Session()
     csrf = csrf_of(host.get(base + "/").text)
-    response = host.post(base + "/games", data={"game": "dungeon-of-doom", "csrf_token": csrf, "name": "P1",
-                                                "map_choice": "flooded-crypt", "max_players": str(players),
-                                                "turn_seconds": "0"})
+    form = {"game": slug, "csrf_token": csrf, "name": "P1"}
+    if slug == "dungeon-of-doom":
+        form.update(map_choice="flooded-crypt", max_players=str(players), turn_seconds="0")
+    response = host.post(base + "/games", data=form)
     game_id = response.url.rsplit("/", 1)[-1]
     sessions = [host]
     for i in range(2, players + 1):
@@ -94,37 +105,48 @@ def open_table(base: str, players: int):
         token = csrf_of(s.get(f"{base}/g/{game_id}").text)
         s.post(f"{base}/g/{game_id}/join", data={"csrf_token": token, "name": f"P{i}"})
         sessions.append(s)
+    if slug == "dungeon-cards":
+        for session, cls in zip(sessions, PARTY_CLASSES):
+            token = csrf_of(session.get(f"{base}/g/{game_id}").text)
+            session.post(f"{base}/g/{game_id}/lobby", data={"csrf_token": token, "classes": cls})
     host.post(f"{base}/g/{game_id}/start", data={"csrf_token": csrf})
     return game_id, sessions
 
 
-def measure(base: str, players: int, spectators: int, actions: int) -> list[float]:
-    game_id, sessions = open_table(base, players)
+def measure(base: str, store: Store, players: int, spectators: int, actions: int, slug: str) -> list[float]:
+    game_id, sessions = open_table(base, players, slug)
+    rules = rules_engine.get(slug)
     pages = [Page(base, game_id, s) for s in sessions]
     watchers = [Page(base, game_id) for _ in range(spectators)]
     time.sleep(0.5)
+    rng = random.Random(1)
     samples = []
     for _ in range(actions):
-        for page in pages:
-            page.html = page.http.get(f"{base}/g/{game_id}").text
-        mover = next(p for p in pages if TURN.search(p.html))
-        version = int(VERSION.search(mover.html).group(1))
-        form_version = re.search(r'name="version" value="(\d+)"', mover.html).group(1)
+        record = store.load(game_id)
+        state = rules.load(record.snapshot)
+        if rules.result(state) is not None:
+            break
+        movers = [(i, a) for i in range(players) for a in rules.legal_actions(state, f"p{i + 1}")
+                  if a["type"] not in ("leave", "leave_game", "resign")]
+        if not movers:
+            break
+        index, action = rng.choice(movers)
+        mover = pages[index]
+        page_html = mover.http.get(f"{base}/g/{game_id}").text
         t0 = time.perf_counter()
         response = mover.http.post(f"{base}/g/{game_id}/act", headers={"HX-Request": "true"},
-                                   data={"csrf_token": csrf_of(mover.html), "version": form_version,
-                                         "action": '{"type": "end_turn"}'})
-        assert response.status_code == 200, response.text[:200]
+                                   data={"csrf_token": csrf_of(page_html), "version": str(record.version),
+                                         "action": json.dumps(action)})
+        assert response.status_code == 200, response.text[:300]
         new_version = int(VERSION.search(response.text).group(1))
         others = [p for p in pages + watchers if p is not mover]
         deadline = time.time() + 10
-        while time.time() < deadline and not all(new_version in p.refreshed or max(p.refreshed, default=0) >= new_version for p in others):
+        while time.time() < deadline and not all(max(p.refreshed, default=0) >= new_version for p in others):
             time.sleep(0.002)
         for page in others:
-            done = page.refreshed.get(new_version)
+            done = min((t for v, t in page.refreshed.items() if v >= new_version), default=None)
             if done:
                 samples.append(done - t0)
-        assert version < new_version
     for page in pages + watchers:
         page.close()
     return samples
@@ -137,12 +159,14 @@ def main():
     args = parser.parse_args()
     workdir = tempfile.mkdtemp()
     server, base = start_server(workdir, threads=200)
+    store = Store(f"sqlite:///{workdir}/push.sqlite3")
     try:
         rows = []
-        for players in (2, 4, 8):
-            samples = measure(base, players, args.spectators, args.actions)
+        for slug, players, spectators in [("dungeon-of-doom", 2, args.spectators), ("dungeon-of-doom", 4, args.spectators),
+                                          ("dungeon-of-doom", 8, args.spectators), ("dungeon-cards", 5, 0)]:
+            samples = measure(base, store, players, spectators, args.actions, slug)
             stats = summary_us(samples)
-            rows.append([f"{players} players + {args.spectators} spectators", stats["n"],
+            rows.append([f"{slug}: {players} players + {spectators} spectators", stats["n"],
                          stats["p50"] / 1000, stats["p95"] / 1000, stats["p99"] / 1000])
         print_table("Push latency: action → every other page's refreshed board (ms)",
                     ["table", "samples", "p50 ms", "p95 ms", "p99 ms"], rows)
