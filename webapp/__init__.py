@@ -12,7 +12,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from . import errors, limits, logs, rendering, security
 from . import hall_of_fame  # registers its table on the store's metadata
 from .config import PROJECT_ROOT, ConfigError, from_environment
-from .realtime import socketio
+from .realtime import RedisDoorbell, socketio
 from .store import Store, make_engine
 
 __all__ = ["create_app", "socketio", "ConfigError"]
@@ -56,7 +56,8 @@ def create_app(config: dict | None = None) -> Flask:
     socketio.init_app(
         app,
         async_mode="threading",
-        message_queue=app.config["REDIS_URL"],
+        # The Redis message queue when several processes share the doorbell (None: in process).
+        client_manager=RedisDoorbell(app.config["REDIS_URL"]) if app.config["REDIS_URL"] else None,
         logger=False,
         engineio_logger=False,
     )

@@ -18,6 +18,14 @@ JOIN = "30 per minute"
 def init_app(app: Flask) -> None:
     app.config.setdefault("RATELIMIT_ENABLED", app.config["RATE_LIMITS"] and not app.testing)
     app.config["RATELIMIT_STORAGE_URI"] = app.config["REDIS_URL"] or "memory://"
+    if app.config["REDIS_URL"]:
+        from redis.backoff import NoBackoff
+        from redis.retry import Retry
+
+        # A Redis that hangs must not hold every request for redis-py's default 5 s a try.
+        app.config.setdefault("RATELIMIT_STORAGE_OPTIONS", {
+            "socket_timeout": 0.5, "socket_connect_timeout": 0.5, "retry": Retry(NoBackoff(), 0),
+        })
     # If Redis is away for a moment, count in memory rather than refuse every request.
     app.config.setdefault("RATELIMIT_IN_MEMORY_FALLBACK_ENABLED", True)
     app.config.setdefault("RATELIMIT_SWALLOW_ERRORS", True)

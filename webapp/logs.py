@@ -52,6 +52,21 @@ def configure(level: str, fmt: str) -> None:
     root.setLevel(level)
 
 
+# python-socketio and python-engineio give their loggers a plain StreamHandler of their own (and
+# the records propagate to ours too): every one of their lines came out twice, once not as JSON.
+LIBRARY_LOGGERS = ("socketio.server", "engineio.server")
+
+
+def adopt_library_loggers() -> None:
+    """Route the Socket.IO libraries' records through Delve's handler only (call after
+    ``socketio.init_app``, which adds their handlers): one line each, JSON in production."""
+    for name in LIBRARY_LOGGERS:
+        library = logging.getLogger(name)
+        for handler in list(library.handlers):
+            library.removeHandler(handler)
+        library.propagate = True
+
+
 def init_app(app: Flask) -> None:
     configure(app.config["LOG_LEVEL"], app.config["LOG_FORMAT"])
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import logging
 import secrets
 import time
 from dataclasses import dataclass
@@ -13,6 +14,8 @@ import rules_engine
 
 from . import seats as seat_tokens
 from .store import GameRecord, Store
+
+log = logging.getLogger("delve.play")
 
 # The one seat of a solo game.
 SOLO_SEAT = "p1"
@@ -78,7 +81,7 @@ def parse_action(raw: str | None) -> dict:
         raise rules_engine.InvalidAction("That action is too large to be one of ours.")
     try:
         action = json.loads(raw)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: "[[[[…" nested deeper than json allows
         raise rules_engine.InvalidAction("That action is not readable.") from None
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
         raise rules_engine.InvalidAction("An action needs a type.")
@@ -115,7 +118,7 @@ def action_from_form(form) -> dict:
                 raise rules_engine.InvalidAction("That action is too large to be one of ours.")
             try:
                 action[name[2:]] = json.loads(raw)
-            except ValueError:
+            except (ValueError, RecursionError):
                 raise rules_engine.InvalidAction(f"The {name[2:]} field is not readable.") from None
     return action
 
@@ -157,7 +160,7 @@ def act(store: Store, game: LoadedGame, seat: str, action: dict, *, by_server: b
     players."""
     if not by_server and action.get("type") in getattr(game.rules, "server_actions", ()):
         raise rules_engine.InvalidAction("That action is applied by the server, not by players.")
-    new_state = game.rules.apply(game.state, seat, action)
+    new_state = _apply(game, seat, action)
     version = store.append(
         game.id,
         expected_version=game.version,
@@ -170,6 +173,25 @@ def act(store: Store, game: LoadedGame, seat: str, action: dict, *, by_server: b
     for listener in AFTER_ACTION:
         listener(store, game, seat, action, new_state, version)
     return version, new_state
+
+
+def _apply(game: LoadedGame, seat: str, action: dict) -> dict:
+    """The engine's apply, with a net under malformed actions.
+
+    The contract says a malformed action raises InvalidAction; an engine that trips over one
+    instead (a TypeError on a list where a string belongs) must not turn a client's garbage into
+    a 500. It is logged, so the engine gets fixed. A legal action that crashes is a real bug and
+    still raises."""
+    try:
+        return game.rules.apply(game.state, seat, action)
+    except (rules_engine.InvalidAction, rules_engine.IllegalAction):
+        raise
+    except (TypeError, KeyError, IndexError, AttributeError, ValueError, RecursionError) as error:
+        if action in game.rules.legal_actions(game.state, seat):  # a real engine bug: a 500, logged
+            raise
+        log.warning("%s: the engine raised %s on a malformed %r action (it should raise InvalidAction)",
+                    game.record.slug, type(error).__name__, str(action.get("type"))[:40])
+        raise rules_engine.InvalidAction("That action is not one this game understands.") from None
 
 
 def open_table(store: Store, slug: str, options: dict, *, name: str, seed: int | None = None):

@@ -4,12 +4,55 @@ each client then fetches its own redacted fragment, so hidden information has on
 
 from __future__ import annotations
 
+import logging
+import time
+
 from flask import current_app, request
 from flask_socketio import SocketIO, emit, join_room, leave_room
+from socketio import RedisManager
 
 socketio = SocketIO()
+log = logging.getLogger("delve.realtime")
 
 MAX_GAME_ID = 64
+
+
+class RedisDoorbell(RedisManager):
+    """The Socket.IO message queue on Redis (``REDIS_URL``), safe to ring from inside a request.
+
+    python-socketio publishes inside ``emit``, so inside the request that committed the action.
+    With redis-py's defaults a Redis that hangs (stopped, overloaded, cut off: not refusing)
+    held that request 5 s a try, three tries: 15 s an action. Here a publish gets short timeouts
+    and no retries, and after a failure publishing pauses a few seconds: pages on this process
+    were rung already (the local emit comes first), pages on other processes catch up at their
+    next push or reconnect (each says which revision it has). The listener thread keeps
+    reconnecting on its own; its blocking read is not bound by these timeouts."""
+
+    TIMEOUT = 0.5
+    PAUSE = 5.0
+
+    def __init__(self, url: str, channel: str = "flask-socketio"):
+        from redis.backoff import NoBackoff
+        from redis.retry import Retry
+
+        super().__init__(url, channel=channel, redis_options={
+            "socket_timeout": self.TIMEOUT, "socket_connect_timeout": self.TIMEOUT, "retry": Retry(NoBackoff(), 0),
+        })
+        self._paused_until = 0.0
+
+    def _publish(self, data):
+        if time.monotonic() < self._paused_until:
+            return None
+        try:
+            if not self.connected:
+                self._redis_connect()
+            return self.redis.publish(self.channel, self.json.dumps(data))
+        except Exception as error:  # any Redis trouble: never the request's problem
+            self.connected = False
+            self._paused_until = time.monotonic() + self.PAUSE
+            log.error("cannot publish to Redis (%s): pushes to other processes paused for %.0f s",
+                      type(error).__name__, self.PAUSE)
+            return None
 
 
 def room_of(game_id: str) -> str:

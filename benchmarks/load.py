@@ -1,0 +1,542 @@
+"""Load: N concurrent Dungeon of Doom games, 4 seats each, played by a generator of real clients.
+
+Every seat is a browser as the page behaves: a ``requests.Session`` (cookies, CSRF token) and a
+``python-socketio`` client watching the game with its presence ticket; on each "changed" push the
+seat fetches its own board (GET /g/<id>/board), as htmx does. Each game takes one action per second
+from the seat whose turn it is (a legal move or end of turn from its buttons; 10 % are illegal:
+a move into a wall, answered 422). Figures only, never pass/fail:
+
+- throughput (accepted actions/s, all requests/s), action latency p50/p95/p99 (POST round trip),
+- push latency p50/p95/p99: from the click (POST sent) to each other seat's socket getting
+  "changed" with the new revision (an upper bound of "accepted → pushed": it includes the
+  action's own processing),
+- 5xx and client errors, lost or duplicated actions (every acknowledged action compared with the
+  stored action log),
+- CPU (% of one core, summed over master and worker) and peak RSS of the server processes.
+
+Setups: (a) one gunicorn process on SQLite; (b) two processes on PostgreSQL + Redis (seats
+alternate between the processes, so every push crosses Redis for half the table). It starts
+everything itself (PostgreSQL and redis-server on free loopback ports, like the tests).
+
+Serving settings for the figures: ``RATE_LIMITS=0`` (the generator is one address; the per-address
+limit would throttle it), ``THREADS = 4·N + 64`` per process (each websocket holds a gthread thread)
+and ``--worker-connections`` above threads + keep-alive connections (gunicorn's default, 1000, caps
+connections per worker).
+
+    .venv/bin/python benchmarks/load.py                        # N=100, 600 s, both setups
+    .venv/bin/python benchmarks/load.py --seconds 60 --search  # N=100 and the largest N with p95 <= 100 ms
+    .venv/bin/python benchmarks/load.py --setup sqlite --games 40 --seconds 30 --worker gevent
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import logging
+import os
+import random
+import resource
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import psutil
+import requests
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT / "tests" / "ops"), str(Path(__file__).resolve().parent)]
+os.environ.setdefault("SECRET_KEY", "benchmark")
+
+from _common import percentile, print_table  # noqa: E402
+from cluster import Player, Server, action_version, buttons, page_version, your_turn  # noqa: E402
+
+# An open hall the four seats walk around in. The generator never picks anything up, so nobody
+# gathers the 2 gold the exit asks for: games never end.
+MAP = "name Load Hall\nwin 2\n############\n#G.........#\n#..#....#..#\n#..........#\n#....E....G#\n############"
+SEATS = 4
+ILLEGAL = 0.10
+P95_TARGET_MS = 100.0
+# --worker gevent: gevent is no dependency of Delve; install it apart, outside the project:
+#   .venv/bin/python -m pip install --target /tmp/delve-gevent-site gevent
+GEVENT_SITE = Path(os.environ.get("DELVE_GEVENT_SITE", "/tmp/delve-gevent-site"))
+
+
+def services_module():
+    """The root conftest's PostgresServer and RedisServer (the tests' own service starters)."""
+    spec = importlib.util.spec_from_file_location("delve_test_services", ROOT / "conftest.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def browser_like(player: Player) -> Player:
+    """Retry a GET once when a kept-alive connection was closed under it (gunicorn closes idle
+    ones after 2 s; a browser retries such a GET on a new connection by itself). POSTs are not
+    retried: their fate is unknown, and counted so."""
+    from requests.adapters import HTTPAdapter
+    from urllib3.util.retry import Retry
+
+    retry = Retry(total=1, connect=1, read=1, status=0, other=0, allowed_methods=frozenset({"GET"}),
+                  raise_on_status=False)
+    player.http.mount("http://", HTTPAdapter(max_retries=retry, pool_connections=1, pool_maxsize=2))
+    return player
+
+
+class Seat:
+    """One seat's page: its board, and the fetches a push triggers, coalesced as the page's own
+    script does (one fetch in flight; a push that arrives meanwhile asks for one more after it;
+    a push the page already shows — its own action's — asks for nothing)."""
+
+    def __init__(self, game: Game, index: int, player: Player):
+        self.game = game
+        self.index = index
+        self.name = f"p{index + 1}"
+        self.player = browser_like(player)
+        self.listener = None
+        self.lock = threading.Lock()
+        self.body = ""
+        self.version = -1  # the game version its board's forms are based on
+        self.revision = -1  # the revision its board shows (the doorbell's number)
+        self.wanted = -1
+        self.fetching = False
+        self.acting = False  # its own POST is in flight: its answer is the new board
+
+    def remember(self, body: str) -> None:
+        version, revision = action_version(body), page_version(body)
+        with self.lock:
+            if version is not None and revision is not None and revision >= self.revision:
+                self.version, self.revision, self.body = version, revision, body
+
+    def on_changed(self, revision: int, at: float) -> None:
+        with self.lock:
+            if revision <= self.revision or self.game.run.closed:
+                return
+            self.wanted = max(self.wanted, revision)
+            if self.fetching or self.acting:
+                return
+            self.fetching = True
+        self._start_catch_up()
+
+    def acted(self, body: str | None) -> None:
+        """Its own POST came back (``body``: the new board, on a 2xx/4xx with a board)."""
+        if body is not None:
+            self.remember(body)
+        with self.lock:
+            self.acting = False
+            if self.revision >= self.wanted or self.fetching or self.game.run.closed:
+                return
+            self.fetching = True
+        self._start_catch_up()
+
+    def _start_catch_up(self) -> None:
+        try:
+            self.game.run.fetches.submit(self._catch_up)
+        except RuntimeError:  # the run is over
+            pass
+
+    def _catch_up(self) -> None:
+        while True:
+            self.fetch()
+            with self.lock:
+                if self.revision >= self.wanted or self.game.run.closed:
+                    self.fetching = False
+                    return
+
+    def fetch(self) -> None:
+        try:
+            response = self.player.board(self.game.id)
+            self.game.run.count(response.status_code, "GET")
+            if response.status_code == 200:
+                self.remember(response.text)
+        except requests.RequestException as error:
+            self.game.run.count("error", "GET", error)
+
+
+class Game:
+    def __init__(self, run: Run, index: int, urls: list[str]):
+        self.run = run
+        self.index = index
+        self.rng = random.Random(index)
+        self.seats = [Seat(self, i, Player(urls[i % len(urls)], f"P{i + 1}")) for i in range(SEATS)]
+        self.id = None
+        self.turn = 0
+        self.acknowledged: dict[int, dict] = {}
+        self.unknown = 0  # actions whose answer never came (timeouts, dropped connections)
+        self.actions: list[tuple[float, int]] = []  # (click time, new revision) of accepted actions
+
+    def open(self) -> None:
+        host = self.seats[0].player
+        self.id = host.open_table(map_text=MAP, max_players=SEATS, turn_seconds=0)
+        for seat in self.seats[1:]:
+            seat.player.join(self.id)
+        host.start(self.id)
+
+    def connect(self) -> None:
+        for seat in self.seats:
+            seat.listener = seat.player.listen(self.id, on_changed=seat.on_changed)
+            seat.fetch()
+
+    def seat_on_turn(self) -> Seat:
+        seat = self.seats[self.turn]
+        if seat.version < self.known_version() or not your_turn(seat.body):
+            seat.fetch()  # its push-triggered fetch has not landed yet (or we lost track): a reload
+        if not your_turn(seat.body):
+            for other in self.seats:  # resynchronise: whoever's page says "your turn"
+                other.fetch()
+                if your_turn(other.body):
+                    self.turn = other.index
+                    return other
+        return seat
+
+    def known_version(self) -> int:
+        return max(seat.version for seat in self.seats)
+
+    def step(self) -> None:
+        seat = self.seat_on_turn()
+        with seat.lock:
+            body, version = seat.body, seat.version
+        offered = [a for a in buttons(body) if a["type"] in ("move", "end_turn")]
+        if not offered:
+            return
+        illegal = self.rng.random() < ILLEGAL
+        if illegal:
+            legal_dirs = {a["dir"] for a in offered if a["type"] == "move"}
+            walls = [d for d in "NESW" if d not in legal_dirs]
+            if not walls:
+                illegal = False
+            else:
+                action = {"type": "move", "dir": self.rng.choice(walls)}
+        if not illegal:
+            moves = [a for a in offered if a["type"] == "move"]
+            action = self.rng.choice(moves) if moves and self.rng.random() < 0.7 else {"type": "end_turn"}
+        sent = time.monotonic()
+        with seat.lock:
+            seat.acting = True
+        try:
+            response = seat.player.act(self.id, action, version)
+        except requests.RequestException as error:
+            seat.acted(None)
+            self.unknown += 1
+            self.run.count("error", "POST", error)
+            return
+        elapsed = time.monotonic() - sent
+        self.run.count(response.status_code, "POST")
+        if response.status_code == 200:
+            self.run.latencies.append(elapsed)
+            new_version = action_version(response.text)
+            if new_version in self.acknowledged:
+                self.run.duplicate_acks += 1
+            self.acknowledged[new_version] = action
+            self.actions.append((sent, page_version(response.text)))
+            seat.acted(response.text)
+            if not your_turn(response.text):
+                self.turn = (self.turn + 1) % SEATS
+            return
+        seat.acted(None)
+        if response.status_code == 422:
+            self.run.latencies_illegal.append(elapsed)
+        elif response.status_code == 409:
+            seat.fetch()
+
+    def drive(self, stop: threading.Event, start_at: float) -> None:
+        next_tick = start_at + self.rng.random()  # phases spread over the first second
+        while not stop.is_set():
+            delay = next_tick - time.monotonic()
+            if delay > 0 and stop.wait(delay):
+                break
+            self.step()
+            next_tick = max(next_tick + 1.0, time.monotonic())  # 1 action/s; never a burst to catch up
+
+
+class Run:
+    """One measurement point: N games against a set of running servers."""
+
+    def __init__(self, games: int, urls: list[str]):
+        self.n = games
+        self.urls = urls
+        # Pages fetch concurrently, as browsers do (at most one fetch in flight per seat).
+        self.fetches = ThreadPoolExecutor(max_workers=SEATS * games, thread_name_prefix="fetch")
+        self.lock = threading.Lock()
+        self.statuses: dict[tuple, int] = {}
+        self.latencies: list[float] = []
+        self.latencies_illegal: list[float] = []
+        self.duplicate_acks = 0
+        self.errors: list[str] = []  # the first few client-side errors, for the log
+        self.closed = False
+        self.games = [Game(self, i, urls) for i in range(games)]
+
+    def count(self, status, method: str, error: Exception | None = None) -> None:
+        with self.lock:
+            self.statuses[(method, status)] = self.statuses.get((method, status), 0) + 1
+            if error is not None and len(self.errors) < 5:
+                self.errors.append(f"{method}: {type(error).__name__}: {str(error)[:200]}")
+
+    def prepare(self) -> None:
+        with ThreadPoolExecutor(max_workers=16) as pool:
+            list(pool.map(Game.open, self.games))
+            list(pool.map(Game.connect, self.games))
+
+    def play(self, seconds: float) -> float:
+        with self.lock:  # only the measured window counts
+            self.statuses.clear()
+            self.errors.clear()
+        self.latencies.clear()
+        stop = threading.Event()
+        start_at = time.monotonic() + 0.5
+        threads = [threading.Thread(target=g.drive, args=(stop, start_at), daemon=True) for g in self.games]
+        for thread in threads:
+            thread.start()
+        time.sleep(max(0.0, start_at - time.monotonic()) + seconds)
+        stop.set()
+        for thread in threads:
+            thread.join(60)
+        wall = time.monotonic() - start_at
+        time.sleep(1.5)  # the last pushes and fetches land
+        return wall
+
+    def push_latencies(self) -> list[float]:
+        """Click → each other seat's socket got "changed" with at least the new revision."""
+        samples = []
+        for game in self.games:
+            for seat in game.seats:
+                changes = [(t, data["version"]) for t, name, data in seat.listener.messages if name == "changed"]
+                for sent, revision in game.actions:
+                    for at, version in changes:
+                        if at >= sent and version >= revision:
+                            samples.append(at - sent)
+                            break
+        return samples
+
+    def close(self) -> None:
+        self.closed = True
+        self.fetches.shutdown(wait=False, cancel_futures=True)
+        with ThreadPoolExecutor(max_workers=32) as pool:
+            list(pool.map(lambda s: s.player.close(), [s for g in self.games for s in g.seats]))
+
+
+def check_log(store, run: Run) -> tuple[int, int, int]:
+    """(lost, duplicated, unknown): acknowledged actions against the stored action log."""
+    lost = duplicated = unknown = 0
+    for game in run.games:
+        log = {seq: action for seq, _seat, action in store.actions(game.id)}
+        seqs = sorted(log)
+        duplicated += len(seqs) - len(set(seqs))
+        if seqs != list(range(1, len(seqs) + 1)):
+            lost += len(set(range(1, (seqs[-1] if seqs else 0) + 1)) - set(seqs))
+        for version, action in game.acknowledged.items():
+            if log.get(version) != action:
+                lost += 1
+        # Entries nobody was told about: the unanswered requests may explain some, never more.
+        unacked = len(set(log) - set(game.acknowledged))
+        unknown += game.unknown
+        duplicated += max(0, unacked - game.unknown)
+    return lost, duplicated + run.duplicate_acks, unknown
+
+
+class Usage:
+    """CPU and peak RSS of a set of processes over a window, sampled every second."""
+
+    def __init__(self, pids: list[int]):
+        self.processes = [psutil.Process(pid) for pid in pids]
+        self.peak_rss = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._sample, daemon=True)
+
+    def _cpu(self) -> float:
+        total = 0.0
+        for process in self.processes:
+            try:
+                times = process.cpu_times()
+                total += times.user + times.system
+            except psutil.Error:
+                pass
+        return total
+
+    def _sample(self):
+        while not self._stop.wait(1.0):
+            rss = 0
+            for process in self.processes:
+                try:
+                    rss += process.memory_info().rss
+                except psutil.Error:
+                    pass
+            self.peak_rss = max(self.peak_rss, rss)
+
+    def __enter__(self):
+        self.cpu0, self.t0 = self._cpu(), time.monotonic()
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.cpu_percent = (self._cpu() - self.cpu0) / (time.monotonic() - self.t0) * 100
+        self._stop.set()
+
+
+def ms(samples: list[float], p: float) -> float:
+    return percentile(samples, p) * 1000 if samples else float("nan")
+
+
+def run_point(setup: str, games: int, seconds: float, services, workdir: Path, worker: str) -> dict:
+    from webapp.store import Store
+
+    threads = SEATS * games + 64
+    args = ["--worker-connections", str(max(1000, 3 * threads))]
+    env = {"RATE_LIMITS": "0", "LOG_LEVEL": "WARNING", "DELVE_TEST_OPTIONS": "0"}
+    if worker == "gevent":
+        args += ["-k", "gevent"]
+        env["PYTHONPATH"] = os.pathsep.join([str(GEVENT_SITE), str(ROOT / "benchmarks")])
+    app = "_gevent_app:app" if worker == "gevent" else "webapp.wsgi:app"
+    point_dir = Path(tempfile.mkdtemp(prefix=f"{setup}-{games}-", dir=workdir))
+    if setup == "sqlite":
+        url, redis_url, count = f"sqlite:///{point_dir / 'delve.sqlite3'}", None, 1
+    else:
+        url, redis_url, count = services["postgres"].create_database(f"load_{games}_{int(time.time())}"), services["redis"].url, 2
+    servers = [Server(point_dir / f"s{i}", database_url=url, redis_url=redis_url, threads=threads, env=env,
+                      name=f"server{i}", args=args, app=app) for i in range(count)]
+    try:
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            list(pool.map(lambda s: s.start(timeout=90), servers))
+        run = Run(games, [s.url for s in servers])
+        t = time.monotonic()
+        run.prepare()
+        prepared = time.monotonic() - t
+        pids = [pid for s in servers for pid in s.pids()]
+        generator = psutil.Process()
+        gen_cpu0 = sum(generator.cpu_times()[:2])
+        with Usage(pids) as usage:
+            wall = run.play(seconds)
+        gen_cpu = (sum(generator.cpu_times()[:2]) - gen_cpu0) / wall * 100
+        load = os.getloadavg()[0]
+        store = Store(url)
+        lost, duplicated, unknown = check_log(store, run)
+        store.engine.dispose()
+        pushes = run.push_latencies()
+        drops = sum(seat.listener.disconnects for game in run.games for seat in game.seats)
+        accepted = len(run.latencies)
+        server_errors = sum(n for (m, s), n in run.statuses.items() if isinstance(s, int) and s >= 500)
+        client_errors = sum(n for (m, s), n in run.statuses.items() if s == "error")
+        result = {
+            "setup": "1 process, SQLite" if setup == "sqlite" else "2 processes, PostgreSQL + Redis",
+            "worker": worker, "games": games, "seconds": round(wall, 1), "threads": threads,
+            "actions_per_s": accepted / wall,
+            "requests_per_s": sum(run.statuses.values()) / wall,
+            "p50": ms(run.latencies, 50), "p95": ms(run.latencies, 95), "p99": ms(run.latencies, 99),
+            "push_p50": ms(pushes, 50), "push_p95": ms(pushes, 95), "push_p99": ms(pushes, 99),
+            "5xx": server_errors, "errors": client_errors, "socket_drops": drops,
+            "409": sum(n for (m, s), n in run.statuses.items() if s == 409),
+            "422": sum(n for (m, s), n in run.statuses.items() if s == 422),
+            "lost": lost, "duplicated": duplicated, "unanswered": unknown,
+            "cpu": usage.cpu_percent, "rss_mb": usage.peak_rss / 2**20, "generator_cpu": gen_cpu, "loadavg": load,
+            "setup_s": prepared, "first_errors": list(run.errors),
+        }
+        run.close()
+        return result
+    finally:
+        for server in servers:
+            server.kill()
+
+
+def within_target(r: dict) -> bool:
+    return r["p95"] <= P95_TARGET_MS and not (r["5xx"] or r["errors"] or r["lost"] or r["duplicated"]
+                                               or r.get("socket_drops"))
+
+
+def largest_within_target(point, start: int, limit: int) -> dict | None:
+    """Up by x1.5 from ``start`` while within the target (or halving down until within), then two
+    bisection steps between the last good and the first bad N."""
+    good = bad = None
+    n = start
+    if within_target(point(n)):
+        good = n
+        while n < limit:
+            n = min(limit, int(n * 1.5))
+            if not within_target(point(n)):
+                bad = n
+                break
+            good = n
+    else:
+        bad = n
+        while n > 4:
+            n //= 2
+            if within_target(point(n)):
+                good = n
+                break
+            bad = n
+    for _ in range(2):
+        if good is None or bad is None or bad - good <= max(2, good // 10):
+            break
+        middle = (good + bad) // 2
+        if within_target(point(middle)):
+            good = middle
+        else:
+            bad = middle
+    return point(good) if good is not None else None
+
+
+def print_results(title: str, results: list[dict]) -> None:
+    print_table(
+        title,
+        ["setup", "worker", "N games", "threads", "actions/s", "requests/s", "action p50/p95/p99 ms",
+         "push p50/p95/p99 ms", "5xx", "errors", "socket drops", "lost", "dup", "server CPU %", "server RSS MB", "generator CPU %", "load avg"],
+        [[r["setup"], r["worker"], r["games"], r["threads"], round(r["actions_per_s"], 1), round(r["requests_per_s"], 1),
+          f"{r['p50']:.0f} / {r['p95']:.0f} / {r['p99']:.0f}", f"{r['push_p50']:.0f} / {r['push_p95']:.0f} / {r['push_p99']:.0f}",
+          r["5xx"], r["errors"], r.get("socket_drops", "-"), r["lost"], r["duplicated"], round(r["cpu"]), round(r["rss_mb"]), round(r["generator_cpu"]), round(r["loadavg"], 1)]
+         for r in results],
+    )
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=600, help="measured seconds per point (default 600)")
+    parser.add_argument("--games", type=int, default=100, help="N, concurrent games of 4 seats (default 100)")
+    parser.add_argument("--setup", choices=["sqlite", "postgres", "both"], default="both")
+    parser.add_argument("--search", action="store_true",
+                        help=f"also find the largest N keeping action p95 <= {P95_TARGET_MS:.0f} ms (x1.5 steps up, halving down)")
+    parser.add_argument("--max-games", type=int, default=400)
+    parser.add_argument("--worker", choices=["gthread", "gevent"], default="gthread")
+    args = parser.parse_args()
+
+    # A dropped socket is counted (socket drops); the client library's own line for it is noise.
+    logging.getLogger("engineio.client").setLevel(logging.CRITICAL)
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # thousands of sockets on both ends
+    workdir = Path(tempfile.mkdtemp(prefix="delve-load-"))
+    setups = ["sqlite", "postgres"] if args.setup == "both" else [args.setup]
+    services: dict = {}
+    results: list[dict] = []
+    try:
+        if "postgres" in setups:
+            conf = services_module()
+            services["postgres"] = conf.PostgresServer().start()
+            services["redis"] = conf.RedisServer().start()
+        for setup in setups:
+            tried: dict[int, dict] = {}
+
+            def point(n: int) -> dict:
+                if n not in tried:
+                    print(f"... {setup}, N={n}, {args.seconds:.0f} s", file=sys.stderr, flush=True)
+                    tried[n] = run_point(setup, n, args.seconds, services, workdir, args.worker)
+                    print(json.dumps(tried[n]), file=sys.stderr, flush=True)
+                return tried[n]
+
+            first = point(args.games)
+            results.append(first)
+            if args.search:
+                best = largest_within_target(point, args.games, args.max_games)
+                if best is not None and best["games"] != first["games"]:
+                    results.append(best)
+                print_results(f"{setup}: every point tried", sorted(tried.values(), key=lambda r: r["games"]))
+    finally:
+        for service in services.values():
+            service.stop()
+    print_results(f"Load: Dungeon of Doom, {SEATS} seats a game, 1 action per game per second, "
+                  f"{ILLEGAL:.0%} illegal, {args.seconds:.0f} s per point", results)
+
+
+if __name__ == "__main__":
+    main()
