@@ -10,6 +10,9 @@ bind = f"{os.environ.get('HOST', '127.0.0.1')}:{os.environ.get('PORT', '8000')}"
 workers = 1
 worker_class = "gthread"
 threads = int(os.environ.get("THREADS", "100"))
+# gthread caps the connections a worker holds (websockets + keep-alive ones) at this number; the
+# default 1000 would silently refuse pages once THREADS approaches it.
+worker_connections = int(os.environ.get("WORKER_CONNECTIONS", max(1000, 2 * threads)))
 # In-flight actions finish; after this, remaining websocket threads are cut and clients reconnect.
 graceful_timeout = int(os.environ.get("GRACEFUL_TIMEOUT", "10"))
 timeout = 60

@@ -34,7 +34,7 @@ def healthz():
 
 @bp.get("/readyz")
 def readyz():
-    """Readiness: the database answers, and Redis too when several processes share it."""
+    """Readiness: 503 when the database does not answer; "degraded" (200) when only Redis does not."""
     checks = {}
     try:
         with current_app.extensions["delve_store"].engine.connect() as conn:
@@ -50,5 +50,10 @@ def readyz():
             checks["redis"] = "ok"
         except Exception as error:
             checks["redis"] = f"unavailable: {error.__class__.__name__}"
-    ready = all(v == "ok" for v in checks.values())
-    return {"status": "ready" if ready else "not ready", "checks": checks}, 200 if ready else 503
+    # Without the database nothing can be played: take this process out of the balancer. Without
+    # Redis, play goes on (actions apply and persist; only pushes to other processes pause until
+    # it is back), so pulling every process out would turn a degraded site into a dead one.
+    if checks["database"] != "ok":
+        return {"status": "not ready", "checks": checks}, 503
+    status = "ready" if all(v == "ok" for v in checks.values()) else "degraded"
+    return {"status": status, "checks": checks}, 200

@@ -544,6 +544,11 @@ def legal_actions(state: dict, seat: str) -> list[dict]:
     return out
 
 
+def _one_of(value: object, names) -> bool:
+    # A list or an object is unhashable: test the type first so it is refused, not a TypeError.
+    return isinstance(value, str) and value in names
+
+
 def _check_shape(action: object) -> dict:
     if not isinstance(action, dict):
         raise InvalidAction("an action must be an object with a type")
@@ -557,15 +562,15 @@ def _check_shape(action: object) -> dict:
     missing = [p for p in required if p not in action]
     if missing:
         raise InvalidAction(f"{kind} needs {', '.join(missing)}")
-    if "set" in action and action["set"] not in SETS:
+    if "set" in action and not _one_of(action["set"], SETS):
         raise InvalidAction("set must be 'top' or 'side'")
     if "card" in action:
         Card.parse(action["card"])
         if action["card"] == "JK":
             raise InvalidAction("there are no jokers in this game")
-    if "dir" in action and action["dir"] not in DIRECTIONS:
+    if "dir" in action and not _one_of(action["dir"], DIRECTIONS):
         raise InvalidAction("dir must be one of N, E, S, W")
-    if "stat" in action and action["stat"] not in (*STATS, "gold"):
+    if "stat" in action and not _one_of(action["stat"], (*STATS, "gold")):
         raise InvalidAction("stat must be health, attack or intelligence")
     for key in ("i", "j"):
         if key in action:

@@ -314,3 +314,44 @@ class TestRematch:
         new_id = response.headers["Location"].rsplit("/", 1)[-1]
         assert store.load(new_id).options == store.load(player.game_id).options
         assert store.load(new_id).seed != store.load(player.game_id).seed
+
+
+# --- health and readiness -------------------------------------------------------------------
+
+
+def test_healthz_and_readyz_answer_on_the_embedded_default(app):
+    client = app.test_client()
+    assert client.get("/healthz").json == {"status": "ok"}
+    ready = client.get("/readyz")
+    assert ready.status_code == 200
+    assert ready.json == {"status": "ready", "checks": {"database": "ok"}}
+
+
+def test_readyz_is_degraded_not_down_when_only_redis_is_missing(db_url):
+    import socket
+
+    with socket.socket() as probe:  # a port nobody listens on
+        probe.bind(("127.0.0.1", 0))
+        closed_port = probe.getsockname()[1]
+    app = create_app({"TESTING": True, "DATABASE_URL": db_url, "REDIS_URL": f"redis://127.0.0.1:{closed_port}/0"})
+    try:
+        ready = app.test_client().get("/readyz")
+        assert ready.status_code == 200
+        assert ready.json["status"] == "degraded"
+        assert ready.json["checks"]["database"] == "ok"
+        assert ready.json["checks"]["redis"].startswith("unavailable")
+    finally:
+        app.extensions["delve_store"].engine.dispose()
+
+
+def test_readyz_takes_the_process_out_when_the_database_stops_answering(app, monkeypatch):
+    from sqlalchemy.exc import OperationalError
+
+    def refuse():
+        raise OperationalError("SELECT 1", {}, Exception("database is gone"))
+
+    monkeypatch.setattr(app.extensions["delve_store"].engine, "connect", refuse)
+    ready = app.test_client().get("/readyz")
+    assert ready.status_code == 503
+    assert ready.json["status"] == "not ready"
+    assert ready.json["checks"]["database"] == "unavailable: OperationalError"

@@ -56,29 +56,34 @@ def _card(name: str, v) -> str:
     return code
 
 
+def _one_of(v, names) -> bool:
+    # A list or an object is unhashable: test the type first so it is refused, not a TypeError.
+    return isinstance(v, str) and v in names
+
+
 def _param(name: str, kind: str, v):
     if kind == "bool":
         if type(v) is not bool:
             raise InvalidAction(f"{name} must be true or false")
         return v
     if kind == "class":
-        if v not in CLASSES:
+        if not _one_of(v, CLASSES):
             raise InvalidAction(f"class must be one of {', '.join(CLASSES)}")
         return v
     if kind == "spell":
-        if v not in SPELLS:
+        if not _one_of(v, SPELLS):
             raise InvalidAction(f"spell must be one of {', '.join(SPELLS)}")
         return v
     if kind == "stat":
-        if v not in STATS:
+        if not _one_of(v, STATS):
             raise InvalidAction("stat must be lives or speed")
         return v
     if kind == "marker":
-        if v not in ("exit", "pit"):
+        if not _one_of(v, ("exit", "pit")):
             raise InvalidAction("kind must be exit or pit")
         return v
     if kind == "direction":
-        if v is not None and v not in DIRECTIONS:
+        if v is not None and not _one_of(v, DIRECTIONS):
             raise InvalidAction("direction must be up, down, left, right or null")
         return v
     if kind == "square":
