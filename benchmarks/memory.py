@@ -47,7 +47,8 @@ def main():
     args = parser.parse_args()
     workdir = tempfile.mkdtemp()
     port = free_port()
-    env = {**os.environ, "DATABASE_URL": f"sqlite:///{workdir}/mem.sqlite3", "SECRET_KEY": "bench", "LOG_LEVEL": "WARNING"}
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{workdir}/mem.sqlite3", "SECRET_KEY": "bench", "LOG_LEVEL": "WARNING",
+           "RATE_LIMITS": "0"}  # one client creates every game: the per-address limit would refuse it
     server = subprocess.Popen(
         [sys.executable, "-m", "gunicorn", "-w", "1", "--threads", "100", "--no-control-socket",
          "-b", f"127.0.0.1:{port}", "webapp.wsgi:app"],
@@ -68,6 +69,7 @@ def main():
         game_ids = []
         for i in range(args.games):
             response = http.post(base + "/games", data={"game": "shuffle-and-doom", "csrf_token": csrf, "size": str(4 + i % 23)})
+            response.raise_for_status()
             game_ids.append(response.url.rsplit("/", 1)[-1])
             if i % 3 == 0:
                 action = json.dumps({"type": "choose_stat_set", "set": "top"})
