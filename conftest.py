@@ -16,6 +16,14 @@ import tempfile
 import time
 
 import pytest
+from hypothesis import settings
+
+# Property tests draw the same examples on every run by default, so the README's test command
+# (and CI) gives the same verdict twice; HYPOTHESIS_PROFILE=explore draws fresh ones each run
+# to hunt for new cases (a failure prints the blob that reproduces it).
+settings.register_profile("repeatable", derandomize=True, database=None, print_blob=True)
+settings.register_profile("explore", database=None, print_blob=True)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "repeatable"))
 
 
 def free_port() -> int:

@@ -120,9 +120,19 @@
     window.delveSocket = socket;
     var presenceHolder = document.querySelector("[data-presence]");
     var presence = presenceHolder ? presenceHolder.getAttribute("data-presence") : null;
+    function watch() {
+      socket.emit("watch", { game: gameId, version: currentVersion(), presence: presence });
+    }
     socket.on("connect", function () {
       document.documentElement.setAttribute("data-live", "connected");
-      socket.emit("watch", { game: gameId, version: currentVersion(), presence: presence });
+      watch();
+    });
+    /* A push can be lost without the socket dropping (a Redis blip between server processes
+       drops it): every 30 s, and whenever the tab comes back into view, the page says which
+       revision it shows again, and the server rings if it is behind. */
+    setInterval(function () { if (socket.connected) watch(); }, 30000);
+    document.addEventListener("visibilitychange", function () {
+      if (document.visibilityState === "visible" && socket.connected) watch();
     });
     socket.on("disconnect", function () {
       document.documentElement.setAttribute("data-live", "disconnected");

@@ -48,9 +48,16 @@ def act(state: dict, action: dict) -> dict:
 
 def action_in(action: dict, actions: list[dict]) -> bool:
     def norm(a: dict) -> dict:
+        # "double": false is a play's default; on any other action the parameter is malformed
+        if a.get("type") != "play":
+            return a
         return {k: v for k, v in a.items() if not (k == "double" and v is False)}
 
-    return norm(action) in [norm(a) for a in actions]
+    # compared as JSON, because in Python 0 == False and 1 == True, which the engine tells apart
+    def key(a: dict) -> str:
+        return json.dumps(norm(a), sort_keys=True)
+
+    return key(action) in {key(a) for a in actions}
 
 
 def play(state: dict, *moves: str, double: bool = False) -> dict:

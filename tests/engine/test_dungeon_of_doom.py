@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import json
 
+import random
+
 import pytest
 
 import rules_engine
@@ -759,6 +761,26 @@ class TestHiddenInformation:
         assert len(shown) == 50 and shown[-1]["turn"] == 61
         assert [e["seq"] for e in shown] == sorted(e["seq"] for e in shown)
         assert all(isinstance(e["text"], str) and e["text"] for e in shown)
+
+    def test_the_state_keeps_only_events_a_view_can_still_show(self, monkeypatch):
+        """Dropping older events changes no view, ever, and stops the state growing with the game."""
+        rng = random.Random(5)
+        trimmed = dod.new_game(11, ["p1", "p2", "p3"], {"map": dod.shipped_maps()["lantern-gallery"]})
+        whole = trimmed
+        keep_all = lambda events: events  # noqa: E731
+        for _ in range(600):
+            if dod.result(trimmed) is not None:
+                break
+            seat = trimmed["turn"]["seat"]
+            action = rng.choice([a for a in dod.legal_actions(trimmed, seat) if a["type"] != "leave"])
+            trimmed = dod.apply(trimmed, seat, action)
+            with monkeypatch.context() as m:
+                m.setattr(dod, "_still_showable", keep_all)
+                whole = dod.apply(whole, seat, action)
+            for viewer in ("p1", "p2", "p3", None):
+                assert dod.view(trimmed, viewer) == dod.view(whole, viewer)
+        assert trimmed["step"] >= 500
+        assert len(trimmed["events"]) < len(whole["events"]) / 3
 
     def test_custom_map_label(self):
         assert dod.view(gallery_three(), None)["map"]["custom"] is False

@@ -446,7 +446,7 @@ class _Tx:
             s["map"]["items"] = [self._items[pos] for pos in sorted(self._items)]
         self._remember()
         if self.events:
-            s["events"] = self.old["events"] + self.events
+            s["events"] = _still_showable(self.old["events"] + self.events)
         return s
 
     def _remember(self) -> None:
@@ -946,6 +946,22 @@ def view(state: dict, seat: str | None) -> dict:
     elif p is not None:
         out["me"] = {"seat": p["seat"], "status": p["status"]}
     return out
+
+
+def _still_showable(events: list[dict]) -> list[dict]:
+    """The events some view can still show (10.7 keeps "events with their audiences").
+
+    Every viewer receives the events addressed to everyone, so each viewer's latest
+    EVENT_WINDOW events all come at or after the EVENT_WINDOW-th latest such event: anything
+    older can never be shown again. Dropping it keeps the state, and every request that loads
+    and stores it, from growing with the length of the game."""
+    for_everyone = 0
+    for index in range(len(events) - 1, -1, -1):
+        if events[index]["to"] is None:
+            for_everyone += 1
+            if for_everyone == EVENT_WINDOW:
+                return events[index:] if index else events
+    return events
 
 
 def _events_for(state: dict, seat: str | None) -> list[dict]:
