@@ -512,6 +512,16 @@ class TestDeath:
         assert dod.result(state) == {"winners": ["p1"], "scores": {"p1": 2, "p2": 0}, "reason": "escaped"}
         assert dod.view(state, "p1")["final"]["rows"][1] == "#.E..#"
 
+    def test_the_final_terrain_keeps_an_exit_under_dropped_gold(self):
+        # final.rows shows the gold (G) on top; final.terrain keeps the exit beneath (ruling 20).
+        text = "name Exit Fight\nwin 2\n######\n#GEG.#\n######\n"
+        state = game(text, {"p1": (1, 3), "p2": (1, 1)})
+        state = run(state, ("p1", "end_turn"), ("p2", "pickup"), ("p2", "move", "E"), ("p2", "leave"),
+                    ("p1", "leave"))
+        final = dod.view(state, None)["final"]
+        assert final["rows"][1] == "#.GG.#" and final["terrain"][1] == "#.E..#"
+        assert {"pos": [1, 2], "kind": "gold", "amount": 1} in final["items"]
+
     def test_kit_is_destroyed_and_gold_replaces_an_item(self):
         state = game(DUELLING_HALL, {"p1": (2, 2), "p2": (3, 5)})
         state = run(state, ("p1", "pickup"), ("p1", "end_turn"), ("p2", "pickup"), ("p2", "leave"))
@@ -782,6 +792,25 @@ class TestHiddenInformation:
         assert trimmed["step"] >= 500
         assert len(trimmed["events"]) < len(whole["events"]) / 3
 
+    def test_a_random_map_is_drawn_from_the_game_seed(self):
+        # Beyond 10.1: random_map lets the engine draw the map, so "random" cannot be imitated
+        # by a pasted text and a new seed (play again) gives a fresh map.
+        state = dod.new_game(5, ["p1", "p2"], {"random_map": "M"})
+        assert state["map"] == parse_map(dod.generate_map(5, "M")).as_state()
+        assert state["map"] == dod.new_game(5, ["p1", "p2"], {"random_map": "M"})["map"]
+        assert state["map"] != dod.new_game(6, ["p1", "p2"], {"random_map": "M"})["map"]
+        assert (state["map"]["width"], state["map"]["height"]) == dod.SIZES["M"][:2]
+        assert state["options"]["map"] is None and state["options"]["random_map"] == "M"
+        for viewer in ("p1", None):
+            assert dod.view(state, viewer)["map"]["random"] == "M"
+            assert dod.view(state, viewer)["map"]["custom"] is False
+        assert dod.view(gallery_three(), None)["map"]["random"] is None
+
+    def test_a_state_stored_before_random_map_still_views(self):
+        state = dod.new_game(1, ["p1"])
+        del state["options"]["random_map"]
+        assert dod.view(dod.load(state), "p1")["map"]["random"] is None
+
     def test_custom_map_label(self):
         assert dod.view(gallery_three(), None)["map"]["custom"] is False
         assert dod.view(dod.new_game(1, ["p1"]), None)["map"]["custom"] is False
@@ -861,6 +890,9 @@ class TestOptions:
             ({"start_positions": {"p1": [1, 1], "p2": [1, 1]}}, "already p1's"),
             ({"start_positions": {"p1": [1]}}, r"\[row, col\]"),
             ({"start_positions": [1, 1]}, "start_positions"),
+            ({"random_map": "XL"}, "random_map must be one of S, M, L"),
+            ({"random_map": ["M"]}, "random_map must be one of"),
+            ({"random_map": "S", "map": DUELLING_HALL}, "either a map or random_map"),
         ],
     )
     def test_bad_options_are_refused(self, options, match):
@@ -869,8 +901,8 @@ class TestOptions:
 
     def test_options_are_normalised_and_defaults_apply(self):
         state = dod.new_game(1, ["p1"], {"turn_seconds": 0})
-        assert state["options"] == {"map": None, "max_players": 4, "turn_seconds": 0, "dice": [],
-                                    "start_positions": {}}
+        assert state["options"] == {"map": None, "random_map": None, "max_players": 4, "turn_seconds": 0,
+                                    "dice": [], "start_positions": {}}
         assert state["map"]["name"] == "Lantern Gallery"
         assert dod.view(state, "p1")["turn"] == {"number": 1, "seat": "p1", "seconds": 0}
         assert dod.new_game(1, ["p1"], {"turn_seconds": 30})["options"]["turn_seconds"] == 30

@@ -18,7 +18,11 @@ knows nothing of clocks: turn timeouts and lost connections arrive as the server
 Options (10.1): ``map`` (text of a map file; default the built-in "Lantern Gallery"),
 ``max_players`` (1–8, default 4: living players allowed at once), ``turn_seconds`` (0 or
 30–600, default 120; enforced by the web layer), ``dice`` (forced d4 attack rolls, tests only),
-``start_positions`` (seat → ``[row, col]``, tests only).
+``start_positions`` (seat → ``[row, col]``, tests only), and one beyond the rules file's table:
+``random_map`` (``"S"``, ``"M"`` or ``"L"``, instead of ``map``): the engine draws a fresh map of
+that size from the game's own seed (``generate_map``). Only so can a page honestly label a map
+"random" (a pasted text could imitate a generated one), and a "play again" (same options, new
+seed) gets a fresh map that nobody has seen whole.
 
 Actions (10.3): ``{"type": "move", "dir": "N"|"E"|"S"|"W"}``, ``{"type": "pickup"}``,
 ``{"type": "attack", "dir": ...}``, ``{"type": "end_turn"}``, ``{"type": "leave"}``,
@@ -28,8 +32,9 @@ Actions (10.3): ``{"type": "move", "dir": "N"|"E"|"S"|"W"}``, ``{"type": "pickup
 ``view(state, seat)`` returns (10.5)::
 
     status    "running" or "finished"
-    map       {name, width, height, target_gold, custom}: public facts; custom is true when the
-              map text is not one of the shipped maps
+    map       {name, width, height, target_gold, custom, random}: public facts; custom is true
+              when the host gave a map text that is not one of the shipped maps; random is the
+              size ("S"/"M"/"L") of a map the engine generated (``random_map``), else null
     turn      {number, seat, seconds} while running (seconds = turn time limit, 0 = none), else null
     players   roster in join order: [{seat, status ("alive"/"dead"), cause (null or "slain",
               "left", "disconnected", "idle")}]
@@ -45,8 +50,9 @@ Actions (10.3): ``{"type": "move", "dir": "N"|"E"|"S"|"W"}``, ``{"type": "pickup
     events    the latest 50 events addressed to this viewer, oldest first: {seq, type, ...data,
               text} (10.7), text being a plain-English line for the log
     result    null while running, else as ``result(state)``
-    final     null while running, else {rows (map rows, items on top, gold as G), items
-              [{pos, kind, amount}], players [{seat, status, cause, pos, hp, gold, kit}]}
+    final     null while running, else {rows (map rows, items on top, gold as G), terrain (rows
+              over # . E: what lies under items and players), items [{pos, kind, amount}],
+              players [{seat, status, cause, pos, hp, gold, kit}]}
 
 The seed, ``dice``, ``start_positions``, other players' stats and anything outside the seat's
 field and memory never appear in it.
@@ -77,7 +83,7 @@ from .maps import (
 __all__ = [
     "slug", "title", "min_players", "max_players", "new_game", "legal_actions", "apply", "view",
     "result", "dump", "load", "action_label", "parse_map", "generate_map", "shipped_maps",
-    "MapError", "DungeonMap", "SIZES",
+    "MapError", "DungeonMap", "SIZES", "field_of_view",
 ]
 
 slug = "dungeon-of-doom"
@@ -92,7 +98,7 @@ BASE_AP = 6
 MAX_TIMEOUTS = 3
 EVENT_WINDOW = 50
 KIT = ("armour", "lantern", "sword")
-OPTION_KEYS = ("map", "max_players", "turn_seconds", "dice", "start_positions")
+OPTION_KEYS = ("map", "random_map", "max_players", "turn_seconds", "dice", "start_positions")
 STATE_KEYS = ("seed", "step", "options", "map", "players", "turn", "dice_used", "events", "result")
 DIRECTION_ORDER = ("N", "E", "S", "W")
 
@@ -135,7 +141,7 @@ def _check_pos(value: object, what: str) -> list[int]:
     return [value[0], value[1]]
 
 
-def _check_options(options: dict | None, players: list[str]) -> tuple[dict, DungeonMap]:
+def _check_options(options: dict | None, players: list[str], seed: int | str) -> tuple[dict, DungeonMap]:
     if options is None:
         options = {}
     if not isinstance(options, dict):
@@ -145,7 +151,16 @@ def _check_options(options: dict | None, players: list[str]) -> tuple[dict, Dung
         raise InvalidAction(f"unknown option(s): {', '.join(unknown)} (known: {', '.join(OPTION_KEYS)})")
 
     text = options.get("map")
-    if text is None:
+    size = options.get("random_map")
+    if size is not None:
+        if text is not None:
+            raise InvalidAction("give either a map or random_map, not both")
+        if not isinstance(size, str) or size not in SIZES:
+            raise InvalidAction(f"random_map must be one of {', '.join(SIZES)}")
+        # Its own stream of the seed (generate_map derives "<seed>:map:<size>"), apart from the
+        # placement and dice draws of 10.4.
+        dungeon = parse_map(generate_map(seed, size))
+    elif text is None:
         dungeon = _default_map()
     elif isinstance(text, str):
         dungeon = parse_map(text)  # MapError is an InvalidAction naming the line
@@ -186,6 +201,7 @@ def _check_options(options: dict | None, players: list[str]) -> tuple[dict, Dung
 
     normal = {
         "map": text,
+        "random_map": size,
         "max_players": table,
         "turn_seconds": seconds,
         "dice": list(dice),
@@ -203,7 +219,7 @@ def new_game(seed: int, players: list[str], options: dict | None = None) -> dict
     >>> new_game(1, ["p1"], {"colour": "red"})
     Traceback (most recent call last):
     ...
-    rules_engine.errors.InvalidAction: unknown option(s): colour (known: map, max_players, turn_seconds, dice, start_positions)
+    rules_engine.errors.InvalidAction: unknown option(s): colour (known: map, random_map, max_players, turn_seconds, dice, start_positions)
     """
     if isinstance(seed, bool) or not isinstance(seed, (int, str)):
         raise InvalidAction("the seed must be an integer (or a string)")
@@ -213,7 +229,7 @@ def new_game(seed: int, players: list[str], options: dict | None = None) -> dict
         raise InvalidAction(f"the game needs {min_players} to {max_players} players")
     if len(set(players)) != len(players):
         raise InvalidAction("a seat cannot be taken twice")
-    opts, dungeon = _check_options(options, list(players))
+    opts, dungeon = _check_options(options, list(players), seed)
     state = {
         "seed": seed,
         "step": 0,
@@ -876,6 +892,8 @@ def _final(state: dict) -> dict:
     items = m["items"]
     return {
         "rows": grid_rows(m["terrain"], [((it["pos"][0], it["pos"][1]), it["kind"]) for it in items]),
+        # rows hide an exit under dropped gold (ruling 20); the final map draws the tile beneath.
+        "terrain": list(m["terrain"]),
         "items": [{"pos": list(it["pos"]), "kind": it["kind"], "amount": it["amount"]} for it in items],
         "players": [
             {
@@ -915,6 +933,8 @@ def view(state: dict, seat: str | None) -> dict:
             "height": m["height"],
             "target_gold": m["target"],
             "custom": opts["map"] is not None and not is_shipped(opts["map"]),
+            # .get: states stored before random_map existed lack the key.
+            "random": opts.get("random_map"),
         },
         "turn": None if turn is None else {
             "number": turn["number"], "seat": turn["seat"], "seconds": opts["turn_seconds"]
@@ -1057,6 +1077,16 @@ def event_text(event: dict, viewer: str | None) -> str:
             return f"The game is over. Winner: {', '.join(who(s) for s in event['winners'])}."
         return "The game is over: no one is left in the dungeon."
     return kind.replace("_", " ")  # pragma: no cover - every type is handled above
+
+
+def field_of_view(lantern: bool) -> tuple[tuple[int, int], ...]:
+    """The offsets ``(dr, dc)`` a player sees (6.1), row-major: the engine's own field, so the
+    pictures of the How to play page cannot drift from the rules.
+
+    >>> len(field_of_view(False)), len(field_of_view(True)), (3, 0) in field_of_view(True)
+    (21, 33, True)
+    """
+    return vision.field_offsets(lantern)
 
 
 def result(state: dict) -> dict | None:
