@@ -38,6 +38,18 @@ def expect_version(page, number: int) -> None:
     expect(page.locator("#game")).to_have_attribute("data-version", str(number))
 
 
+def act_posts(page) -> list[str]:
+    """Every POST the page sends to /g/<id>/act from now on, as the browser sends it.
+
+    A refused click must send none: checking the version alone would pass while a request is
+    still on its way, so the tests count the requests, then let a later action prove the count
+    is complete (it must add exactly one)."""
+    posts: list[str] = []
+    page.on("request", lambda request: posts.append(request.url)
+            if request.method == "POST" and request.url.endswith("/act") else None)
+    return posts
+
+
 def monster(page, pos: str):
     return page.locator(f'button.ctd-monster[data-target="{pos}"]')
 
@@ -112,6 +124,7 @@ def test_line_a_won_with_the_mouse(page, console_errors, axe_check):
     axe_check(page)
 
     # A card lights up only the monsters that can take it; the others refuse it.
+    posts = act_posts(page)
     hand_card(page, "2S").click()
     expect(monster(page, "r7c1")).to_have_class(re.compile(r"\bis-target\b"))   # J♥ 11: 2 + 10 can reach it
     expect(monster(page, "r7c2")).to_have_class(re.compile(r"\bis-refused\b"))  # K♠ 13: 2 + 10 cannot
@@ -123,6 +136,8 @@ def test_line_a_won_with_the_mouse(page, console_errors, axe_check):
 
     for index, step in enumerate(LINE_A):
         click_step(page, step)
+        if index == 0:  # the first real play is the first request: the refused click sent none
+            assert len(posts) == 1, posts
         if step == "JK r7c2":
             expect(monster(page, "r7c2")).to_contain_text("10/13")
         if step == "2S r7c2":  # the K♠ is beaten: it becomes an item, Q♦ turns up
@@ -191,17 +206,24 @@ def test_line_b_won_with_the_keyboard_only(page, console_errors):
 
 def test_loss_by_the_fifth_hit(page, console_errors, axe_check):
     start_game(page, stacked("A"))  # motion on: the hit animations run too
+    expect(page.locator("#ctd-fatal")).to_have_count(0)  # no warning while ending a turn is safe
+    expect(page.locator("#ctd-end-turn")).to_have_attribute("data-fatal", "0")
     click_step(page, "end")
     expect(page.locator("#ctd-hits")).to_have_text("3/5")
     expect(page.locator(".ctd-hits li.hit")).to_have_count(3)
     expect(page.locator("#ctd-fatal")).to_be_visible()
+    expect(page.locator("#ctd-fatal")).to_contain_text("fifth hit and loses the game")
     expect(page.locator("#ctd-end-turn")).to_contain_text("fatal")
-    # D asks again before the fatal fifth hit; the second D confirms.
+    expect(page.locator("#ctd-end-turn")).to_have_attribute("data-fatal", "1")
+    # D asks again before the fatal fifth hit, sending nothing; the second D confirms.
+    posts = act_posts(page)
     page.keyboard.press("d")
     expect(page.locator("#ctd-hint")).to_contain_text("fifth hit")
+    expect(page.locator("#ctd-end-turn")).to_be_focused()  # the confirming button, ready for Enter
     expect_version(page, 1)
     page.keyboard.press("d")
     expect_version(page, 2)
+    assert len(posts) == 1, posts  # only the confirmed end of turn was posted
     expect(page.locator("#status")).to_contain_text("The fifth hit")
     expect(page.locator(".result .score")).to_have_text("0")
     expect(page.locator(".ctd-hits li.hit")).to_have_count(5)

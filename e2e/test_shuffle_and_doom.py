@@ -155,14 +155,70 @@ def test_forged_and_stale_actions_show_readable_errors(page, console_errors):
     assert all("status of 4" in e for e in console_errors), console_errors
 
 
+TOUCH_TARGET = 44  # CSS px: the min-height / min-width delve.css gives every button and control
+
+
+def layout_problems(page, width):
+    """Sideways scrolling, and controls a thumb cannot hit (smaller than TOUCH_TARGET a side)."""
+    return page.evaluate(
+        """([width, least]) => {
+             const problems = [];
+             if (document.documentElement.scrollWidth > width)
+               problems.push(`page is ${document.documentElement.scrollWidth}px wide`);
+             for (const el of document.querySelectorAll(
+                  "button, summary, select, input:not([type=hidden]), [role=button]")) {
+               const box = el.getBoundingClientRect();
+               if (!box.width && !box.height) continue;  // not rendered (a closed panel)
+               if (box.left < 0 || box.right > width) problems.push(`${el.id || el.textContent.trim()} off screen`);
+               if (box.width < least || box.height < least)
+                 problems.push(`${el.id || el.textContent.trim()}: ${box.width}x${box.height}`);
+             }
+             return problems;
+           }""",
+        [width, TOUCH_TARGET],
+    )
+
+
 @pytest.mark.parametrize("size", [7, 26])
-def test_phone_layout_has_no_sideways_scrolling(new_page, size, axe_check):
+def test_phone_layout_fits_and_keeps_touch_targets_during_play(new_page, size, axe_check):
     phone = new_page(viewport={"width": 375, "height": 800}, is_mobile=True, has_touch=True)
-    start_game(phone, size=size)
-    click_action(phone, re.compile(r"top set", re.I))
-    while phone.get_by_role("button", name=re.compile(r"\+1", re.I)).count():
-        click_action(phone, re.compile(r"\+1", re.I))
-    assert phone.evaluate("document.documentElement.scrollWidth") <= 375
-    box = phone.locator(".map").bounding_box()
-    assert box["x"] >= 0 and box["x"] + box["width"] <= 375
+    start_game(phone, size=size, deck=FULL_S1)
+    assert layout_problems(phone, 375) == []
+    rooms_seen = 0
+    # Play on by tapping the first offered action (a fixed deal, so a fixed walk through rooms).
+    for _ in range(14):
+        if phone.locator(".result").count():
+            break
+        version = int(phone.locator("#game").get_attribute("data-version"))
+        phone.locator("form.play button[name=action]").first.tap()
+        expect(phone.locator("#game")).to_have_attribute("data-version", str(version + 1))
+        rooms_seen += phone.locator("#room-title", has_text=re.compile("Combat|Traps")).count()
+        assert layout_problems(phone, 375) == [], phone.locator("#status").inner_text()
+        box = phone.locator(".map").bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 375
+    assert rooms_seen, "the walk never showed a room's cards"
     axe_check(phone)
+
+
+def test_copy_link_puts_the_game_url_on_the_clipboard(new_page):
+    page = new_page(permissions=["clipboard-read", "clipboard-write"])
+    url = start_game(page, size=4, deck=FULL_S1)
+    assert page.locator("#share-link").input_value() == url
+    page.get_by_role("button", name="Copy link").click()
+    expect(page.locator("#share-status")).to_have_text("Link copied.")
+    assert page.evaluate("navigator.clipboard.readText()") == url
+
+
+def test_how_to_play_opens_from_the_game_page_with_card_pictures(page, axe_check):
+    start_game(page, size=4, deck=FULL_S1)
+    with page.context.expect_page() as opened:
+        page.get_by_role("link", name="How to play").click()
+    rules_page = opened.value
+    rules_page.wait_for_load_state()
+    assert rules_page.url.endswith("/how-to-play/shuffle-and-doom")
+    expect(rules_page.get_by_role("heading", level=1)).to_contain_text("How to play")
+    for name in ("queen of spades", "6 of hearts", "8 of diamonds", "9 of clubs"):
+        picture = rules_page.get_by_role("img", name=name, exact=True).first
+        expect(picture).to_be_visible()
+        expect(picture).to_have_class(re.compile(r"\bcard\b"))
+    axe_check(rules_page)

@@ -17,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import rules_engine
+from benchmarks._common import clear_the_dungeon_skilled_choice as skilled_choice  # one player for both
 from rules_engine.errors import IllegalAction, InvalidAction
 from rules_engine.games import clear_the_dungeon as cd
 
@@ -1018,31 +1019,6 @@ def replay(state: dict, actions: list[dict]) -> dict:
     for action in actions:
         replayed = cd.apply(replayed, "p1", action)
     return replayed
-
-
-def skilled_choice(state: dict, legal: list[dict], rng: random.Random) -> dict:
-    """A rough player: finish monsters, complete power, use items, open sensibly, end turns last.
-
-    Pure random play rarely gets past a few monsters; this one reaches items and peeks often.
-    """
-
-    def merit(action: dict) -> float:
-        bonus = rng.random()
-        if action["type"] == "play":
-            slot = state["dungeon"][action["target"]]
-            placed = len(slot["attack"])
-            value = cd.power_value(action["card"]) * (2 if action.get("double") else 1)
-            if placed == 2:
-                return bonus + 10 - 3 * (action["card"] == "JK")
-            if placed == 1:
-                overshoot = cd._attack_sum(slot) + value - cd.POWER[slot["card"][:-1]]
-                return bonus + 8 - 0.3 * overshoot - 2 * bool(action.get("double"))
-            return bonus + 5 - 3 * bool(action.get("double"))
-        if action["type"] == "use_item":
-            return bonus + {"KC": 6, "KD": 4, "KS": 2, "KH": 1}[action["item"]]
-        return bonus + 0.5
-
-    return max((a for a in legal if a["type"] != "resign"), key=merit)
 
 
 def random_game(rng: random.Random, seed: int, deck: list[str] | None = None, *, skill: float, resign_rate: float):

@@ -209,6 +209,41 @@ class TestSpellLegality:
         listed = {a["spell"] for a in R.legal_actions(state, "p1") if a["type"] == "cast"}
         assert listed == allowed
 
+    @pytest.mark.parametrize("situation, state, allowed", SITUATIONS, ids=[s[0] for s in SITUATIONS])
+    def test_the_spell_book_says_what_the_rules_allow_and_why_not(self, situation, state, allowed):
+        standing = R.view(state, "p1")["choices"]["spells"]
+        assert {spell for spell, s in standing.items() if s["castable"]} == allowed
+        for spell, s in standing.items():
+            if s["castable"]:
+                assert s["reason"] is None
+                continue
+            assert s["reason"], spell
+            if situation == "battle_after_a_spell":
+                assert s["reason"].startswith("only one spell per battle")
+        assert R.view(state, None)["choices"] is None  # a spectator has no spell book
+
+    def test_spell_book_reasons_and_caps(self):
+        state = _explore(life=12)
+        standing = R.view(state, "p1")["choices"]["spells"]
+        assert standing["paralysis"]["reason"] == refused(state, _cast_for(state, "paralysis"))
+        assert standing["paralysis"]["reason"] == "Paralysis cannot be cast outside a battle: only in a battle"
+        assert standing["healing"]["cap"] == 3  # 12 of 15 life
+        assert standing["remote_vision"]["cap"] == 11  # every other chamber hides a face-down enemy
+        assert standing["future_perception"]["cap"] == 30
+        assert standing["anti_magic"]["cap"] is None
+        poor = given(position=(1, 1), cells={(1, 1): "cleared"}, inventory=["2C"])
+        standing = R.view(poor, "p1")["choices"]["spells"]
+        assert standing["genie_of_luck"]["reason"] == "needs 11 points, your potions give 2"
+        assert standing["healing"]["reason"] == "your life is already at its maximum"
+        broke = R.view(given(position=(1, 1), cells={(1, 1): "cleared"}), "p1")["choices"]["spells"]
+        assert {s["reason"] for s in broke.values()} >= {"you have no magic potion"}
+        empty = given(position=(1, 1), inventory=["10C", "9C"],
+                      cells={pos: "cleared" for pos in [(r, c) for r in (1, 2, 3) for c in (1, 2, 3, 4)]})
+        standing = R.view(empty, "p1")["choices"]["spells"]
+        assert standing["stone_statue"]["reason"] == "no chamber of the level holds an enemy card"
+        assert standing["remote_vision"]["reason"] == "no unvisited chamber hides a face-down enemy"
+        assert standing["remote_vision"]["cap"] == 0
+
     def test_costs_and_payment(self):
         state = _explore()
         assert "superfluous" in refused(state, cast("anti_magic", "4C", "2C", "3C"))
@@ -569,13 +604,42 @@ class TestRulings:
         assert state["battle"]["strength"] == 0
 
 
+class TestPriceList:
+    def test_every_card_has_one_row_and_its_price_comes_from_merchant_price(self):
+        codes = [code for row in data.TREASURES for code in row["codes"]]
+        assert sorted(codes) == sorted(data.ALL_CODES)  # each card described once
+        for row in data.TREASURES:
+            prices = {data.merchant_price(code) for code in row["codes"]}
+            if row["price"] == "not for sale":
+                assert prices == {None}
+            elif row["price"] == "rank":
+                assert all(data.merchant_price(c) == data.number(c) for c in row["codes"])
+            elif row["price"] == "2 × rank":
+                assert all(data.merchant_price(c) == 2 * data.number(c) for c in row["codes"])
+            else:
+                assert prices == {row["price"]}
+        # 6.12, as the rules file prints it.
+        assert {row["name"]: row["price"] for row in data.TREASURES} == {
+            "Ruby of Gaza": 12, "Bag of Meres": 12, "Bracelet of Armok": 12, "Scepter of Leynos": 12,
+            "Life potion": "rank", "Gems": "not for sale", "Strength potion": "rank", "Magic potion": "2 × rank",
+            "Prisoner": 8, "White priestess": 9, "Black priestess": "not for sale", "Genie of Life": 10,
+            "Genie of Luck": 10, "Genie of Death": 10, "Genie of Destiny": 10, "Hebrac": 2,
+        }
+
+
 class TestPriestessRanking:
     def test_ranking_is_complete_data(self):
+        # Section 10's table, rank 1 (most valuable) to 40, copied here independently of data.py.
+        section_10 = [
+            "AD", "AH", "AC", "AS", "10D", "9D", "8D", "10H", "9H", "7D",      # 1-10
+            "10C", "9C", "10S", "9S", "8H", "8C", "6D", "7H", "8S", "7C",      # 11-20
+            "7S", "5D", "6C", "6H", "6S", "5H", "5C", "5S", "4D", "4H",        # 21-30
+            "4C", "3D", "2D", "3H", "2H", "3C", "2C", "4S", "3S", "2S",        # 31-40
+        ]
+        assert list(data.STEAL_RANKING) == section_10
+        assert [data.STEAL_RANK[code] for code in section_10] == list(range(1, 41))
         stealable = {f"{r}{s}" for s in "SHDC" for r in ["A"] + [str(n) for n in range(2, 11)]}
-        assert len(data.STEAL_RANKING) == 40 and set(data.STEAL_RANKING) == stealable
-        assert data.STEAL_RANKING[:5] == ("AD", "AH", "AC", "AS", "10D")
-        assert data.STEAL_RANKING[-3:] == ("4S", "3S", "2S")
-        assert not any(c.startswith("J") for c in data.STEAL_RANKING)
+        assert set(data.STEAL_RANKING) == stealable  # every ace and number card, once; no jack
 
     def test_guardians_steal_in_ranking_order(self):
         hoard = ["2S", "JH", "10D", "AS", "5H", "3C", "AD"]

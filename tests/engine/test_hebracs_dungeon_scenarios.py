@@ -857,6 +857,28 @@ class TestLevels:
         board = sorted([rich_death, victory, slow, fast], key=R.leaderboard_key)
         assert board == [fast, slow, victory, rich_death]
 
+    @staticmethod
+    def finished(level: int, life: int, inventory: list[str], cell: str, hand: str, cleared: int, turns: int):
+        """A real game one chamber from its end: entering (1,1) (a turn) and one attack finish it."""
+        state = given(life=life, inventory=inventory, cells={(1, 1): cell}, hand=[hand],
+                      counters={"chambers_cleared": cleared, "turns": turns})
+        state["level"] = level
+        return R.result(Game(state).do(mv(1, 1), ATTACK).state)
+
+    def test_a45_the_scores_of_real_finished_games(self):
+        # A45's two examples, played to their ends rather than computed.
+        won = self.finished(3, 9, ["AH", "AS", "AC"], "3S/AD", "5C", cleared=26, turns=39)
+        assert won["reason"] == "victory" and won["scores"] == {"p1": 2305}
+        assert (won["aces"], won["level"], won["chambers_cleared"], won["turns"], won["life"]) == (4, 3, 27, 40, 9)
+        dead = self.finished(2, 1, ["AH", "AS"], "9C/4H", "4D", cleared=15, turns=21)  # 4 + 3 (A♠) hits 9: 2 damage
+        assert dead["reason"] == "death" and dead["winners"] == [] and dead["scores"] == {"p1": 525}
+        assert (dead["aces"], dead["level"], dead["chambers_cleared"], dead["turns"], dead["life"]) == (2, 2, 15, 22, 0)
+        # From 100 turns on the speed bonus is 0: equal scores, and the fewer turns rank first.
+        slow = self.finished(3, 9, ["AH", "AS", "AC"], "3S/AD", "5C", cleared=26, turns=109)
+        fast = self.finished(3, 9, ["AH", "AS", "AC"], "3S/AD", "5C", cleared=26, turns=99)
+        assert slow["scores"] == fast["scores"] == {"p1": 2125}
+        assert sorted([dead, slow, won, fast], key=R.leaderboard_key) == [won, fast, slow, dead]
+
 
 class TestOptions:
     def test_a41_option_inventory_limit(self):

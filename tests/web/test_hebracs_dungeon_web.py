@@ -12,6 +12,7 @@ import re
 import pytest
 
 import rules_engine
+from rules_engine.cards import standard_deck
 from webapp import create_app
 from webapp.play import ActionButton
 
@@ -166,6 +167,10 @@ class TestStackedGame:
         assert 'name="compose"' not in page and 'name="action"' not in page
         result = store.load(player.game_id).result
         assert result["reason"] == "victory" and result["scores"]["p1"] == page_score(page)
+        # A45 on this real game: 13.7's formula over its own figures (two levels, four aces).
+        assert (result["aces"], result["level"]) == (4, 2)
+        assert result["scores"]["p1"] == (200 * 4 + 50 * (2 - 1) + 5 * result["chambers_cleared"]
+                                          + 1000 + 10 * result["life"] + max(0, 300 - 3 * result["turns"]))
 
     def test_spells_refused_with_readable_reasons(self, seat_client, store):
         player = start(seat_client)
@@ -214,7 +219,7 @@ class TestStackedGame:
         page = ok(player.act({"type": "attack"}))
         assert "9 = <strong>9</strong> of 10:" in page and "you would lose 1 life." in page
         assert 'aria-label="Drink 5S"' in page and "(+5)" in page and has_button(page, "Finish the attack")
-        assert TestSpellBook().spell_states(page)["healing"] == "no spell once the attack card is drawn"
+        assert TestSpellBook().spell_states(page)["healing"] == "no spell can be added once the attack card is drawn"
         ok(player.act({"type": "finish_attack"}))
         page = ok(player.act({"type": "attack"}))
         assert "Too many treasures" in page and "You may hold 3." in page
@@ -273,8 +278,8 @@ class TestSpellBook:
         player = start(seat_client)
         states = self.spell_states(body(player.get(f"/g/{player.game_id}")))
         assert set(states) == set(rules.data.SPELLS)
-        assert states["paralysis"] == "only in a battle"
-        assert states["illusion"] == "only during a trade"
+        assert states["paralysis"] == "Paralysis cannot be cast outside a battle: only in a battle"
+        assert states["illusion"] == "Illusion cannot be cast outside a battle: only during a trade"
         assert states["healing"] == states["stone_statue"] == "you have no magic potion"
 
         for action in (mv(1, 1), mv(1, 2), {"type": "attack"}, {"type": "drink", "card": "6S"}, {"type": "attack"}):
@@ -283,7 +288,7 @@ class TestSpellBook:
         states = self.spell_states(page)
         assert states["revelation"] == states["healing"] == states["teleport"] == "ready"
         assert states["genie_of_luck"] == "needs 11 points, your potions give 9"
-        assert states["escape"] == "only in a battle, facing an adventurer"
+        assert states["escape"] == "Escape cannot be cast outside a battle: only in a battle or facing an adventurer"
         assert states["hell_bomb"] == "ready"  # standing in (1,2), an explored chamber
         assert "9 points" in page and "11 points" in page
         # the pre-ticked payment and what it leaves unused
@@ -297,7 +302,7 @@ class TestSpellBook:
         page = ok(compose(player, "cast", a_spell="super_strength", j_potions="[]", **{"a_potions[]": ["9C"]}))
         assert "Spell used: Super Strength (one per battle)" in page
         states = self.spell_states(page)
-        assert states["healing"] == "one spell per battle: Super Strength was cast in this one"
+        assert states["healing"] == "only one spell per battle: Super Strength was already cast in this one"
 
 
 class TestWatching:
@@ -410,8 +415,11 @@ def assert_every_legal_action_has_a_control(page: str, state: dict):
 
 @pytest.mark.parametrize("game_seed", [11, 12])
 def test_no_hidden_card_in_any_body(seat_client, store, game_seed):
-    player = seat_client()
-    player.start(SLUG, jokers="on")
+    # The whole standard deck (two decks, four jokers), shuffled from the test's own seed: the
+    # server's secret seed only shuffles, so every run plays the same game.
+    deck = standard_deck(jokers=4, decks=2)
+    random.Random(game_seed).shuffle(deck)
+    player = start(seat_client, deck=" ".join(deck))
     watcher = seat_client()
     watcher.watch(player.game_id)
     record = store.load(player.game_id)

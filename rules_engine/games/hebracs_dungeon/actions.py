@@ -413,40 +413,9 @@ def _distinct(cards) -> list[str]:
 
 def spell_candidates(state: dict) -> list[dict]:
     """One canonical cast per castable spell (teleport twice: a chamber and the next level)."""
-    items = spells.potion_items(state)
-    if not items:
-        return []
-    try:
-        spells.context(state)
-    except IllegalAction:
-        return []
-    out = []
-    for spell, spec in data.SPELLS.items():
-        if spec["scaled"]:
-            cheapest = min(range(len(items)), key=lambda i: (items[i][1], i))
-            potions = [items[cheapest][0]]
-        else:
-            potions = trade.canonical(items, spec["cost"])
-            if potions is None:
-                continue
-        base = {"type": "cast", "spell": spell, "potions": potions}
-        if spell == "body_switch":
-            targets = spells.body_switch_targets(state)
-            variants = [base] if state["phase"] == "battle" else [{**base, "target": t} for t in targets[:1]]
-        elif spell == "teleport":
-            chambers = [t for t in spells.teleport_targets(state) if t != "next_level"]
-            variants = [{**base, "target": t} for t in chambers[:1]] + [{**base, "target": "next_level"}]
-        elif spell == "stone_statue":
-            variants = [{**base, "targets": spells.stone_statue_targets(state)[:6]}]
-        else:
-            variants = [base]
-        for candidate in variants:
-            try:
-                spells.check(state, candidate)
-            except IllegalAction:
-                continue
-            out.append(candidate)
-    return out
+    if not spells.potion_items(state):
+        return []  # the common case, and nothing can be cast without a potion (8.1)
+    return [cast for spell in spells.availability(state).values() for cast in spell["casts"]]
 
 
 def legal(state: dict) -> list[dict]:

@@ -164,30 +164,62 @@ ENEMIES: tuple[dict, ...] = (
      "text": "Play his game: a red card wins the treasure, a black one costs 5 life."},
 )
 
-TREASURES: tuple[dict, ...] = (
-    {"cards": "A♥", "name": "Ruby of Gaza", "price": 12, "text": "Maximum life +5 while held."},
-    {"cards": "A♦", "name": "Bag of Meres", "price": 12, "text": "Purchases and trades cost nothing."},
-    {"cards": "A♠", "name": "Bracelet of Armok", "price": 12, "text": "+3 to every attack."},
-    {"cards": "A♣", "name": "Scepter of Leynos", "price": 12, "text": "Magic potions give double points."},
-    {"cards": "2–10 ♥", "name": "Life potion", "price": "rank", "text": "Heals its rank, up to the maximum."},
-    {"cards": "2–10 ♦", "name": "Gems", "price": "not for sale", "text": "Pay merchants; offer in trades."},
-    {"cards": "2–10 ♠", "name": "Strength potion", "price": "rank", "text": "In a battle: +rank to the next attack."},
-    {"cards": "2–10 ♣", "name": "Magic potion", "price": "2 × rank", "text": "Rank magic points to cast spells."},
-    {"cards": "Jack", "name": "Prisoner", "price": 8, "text": "Called in a battle: +3 to every attack of it."},
-    {"cards": "Q♥ Q♦", "name": "White priestess", "price": 9, "text": "Heals you fully at once."},
-    {"cards": "Q♠ Q♣", "name": "Black priestess", "price": "no sale", "text": "Steals your least valuable treasure."},
-    {"cards": "K♥", "name": "Genie of Life", "price": 10, "text": "Maximum life +2 for good."},
-    {"cards": "K♦", "name": "Genie of Luck", "price": 10, "text": "Draw 3 treasures from the Hand Deck."},
-    {"cards": "K♠", "name": "Genie of Death", "price": 10, "text": "Destroys 3 enemies in unvisited chambers."},
-    {"cards": "K♣", "name": "Genie of Destiny", "price": 10, "text": "Turns every card of the level face up."},
-    {"cards": "Joker", "name": "Hebrac", "price": 2, "text": "His game for a card: red wins the next card."},
-)
+def _numbers(suit: str) -> tuple[str, ...]:
+    return tuple(f"{n}{suit}" for n in range(2, 11))
+
+
+def price_text(codes: tuple[str, ...]) -> str | int:
+    """A row of the price list (6.12) in words, read off ``merchant_price`` for the row's cards.
+
+    >>> price_text(("AH",)), price_text(_numbers("C")), price_text(_numbers("D"))
+    (12, '2 × rank', 'not for sale')
+    """
+    prices = [merchant_price(code) for code in codes]
+    if all(price is None for price in prices):
+        return "not for sale"
+    if len(set(prices)) == 1:
+        return prices[0]
+    for factor, words in ((1, "rank"), (2, "2 × rank")):
+        if all(price == factor * number(code) for code, price in zip(codes, prices)):
+            return words
+    raise ValueError(f"no words for the prices of {codes}: {prices}")
+
+
+# The cards of each row (``codes``) give its price through merchant_price: one source.
+TREASURES: tuple[dict, ...] = tuple({**row, "price": price_text(row["codes"])} for row in (
+    {"cards": "A♥", "codes": ("AH",), "name": "Ruby of Gaza", "text": "Maximum life +5 while held."},
+    {"cards": "A♦", "codes": ("AD",), "name": "Bag of Meres", "text": "Purchases and trades cost nothing."},
+    {"cards": "A♠", "codes": ("AS",), "name": "Bracelet of Armok", "text": "+3 to every attack."},
+    {"cards": "A♣", "codes": ("AC",), "name": "Scepter of Leynos", "text": "Magic potions give double points."},
+    {"cards": "2–10 ♥", "codes": _numbers("H"), "name": "Life potion", "text": "Heals its rank, up to the maximum."},
+    {"cards": "2–10 ♦", "codes": _numbers("D"), "name": "Gems", "text": "Pay merchants; offer in trades."},
+    {"cards": "2–10 ♠", "codes": _numbers("S"), "name": "Strength potion",
+     "text": "In a battle: +rank to the next attack."},
+    {"cards": "2–10 ♣", "codes": _numbers("C"), "name": "Magic potion", "text": "Rank magic points to cast spells."},
+    {"cards": "Jack", "codes": ("JS", "JH", "JD", "JC"), "name": "Prisoner",
+     "text": "Called in a battle: +3 to every attack of it."},
+    {"cards": "Q♥ Q♦", "codes": ("QH", "QD"), "name": "White priestess", "text": "Heals you fully at once."},
+    {"cards": "Q♠ Q♣", "codes": ("QS", "QC"), "name": "Black priestess", "text": "Steals your least valuable treasure."},
+    {"cards": "K♥", "codes": ("KH",), "name": "Genie of Life", "text": "Maximum life +2 for good."},
+    {"cards": "K♦", "codes": ("KD",), "name": "Genie of Luck", "text": "Draw 3 treasures from the Hand Deck."},
+    {"cards": "K♠", "codes": ("KS",), "name": "Genie of Death", "text": "Destroys 3 enemies in unvisited chambers."},
+    {"cards": "K♣", "codes": ("KC",), "name": "Genie of Destiny", "text": "Turns every card of the level face up."},
+    {"cards": "Joker", "codes": (JOKER,), "name": "Hebrac", "text": "His game for a card: red wins the next card."},
+))
 
 
 # --- spells (section 8) -----------------------------------------------------------------------
 
 # Where a spell may be cast: "free" (free time), "battle" (before an attack, one per battle),
 # "adventurer" (a jack faced, no trade yet), "trade" (trade proposed), "merchant".
+OCCASIONS: dict[str, str] = {
+    "free": "in free time",
+    "battle": "in a battle",
+    "adventurer": "facing an adventurer",
+    "trade": "during a trade",
+    "merchant": "facing a merchant",
+}
+"""Each occasion of a spell's ``when``, in words (the refusals, the spell book, the how-to-play)."""
 SPELLS: dict[str, dict] = {
     "remote_vision": {
         "name": "Remote Vision", "cost": 1, "scaled": True, "when": ("free", "battle"),

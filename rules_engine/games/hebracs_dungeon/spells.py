@@ -59,16 +59,22 @@ def context(state: dict) -> str:
     return ctx
 
 
+def _check_occasion(state: dict, ctx: str, spec: dict) -> None:
+    """Whether this moment allows the spell at all, whatever is paid (8.2, 7.6)."""
+    if ctx == "battle" and state["battle"]["spell"] is not None:
+        used = data.SPELLS[state["battle"]["spell"]]["name"]
+        raise IllegalAction(f"only one spell per battle: {used} was already cast in this one")
+    if ctx not in spec["when"]:
+        allowed = " or ".join(data.OCCASIONS[w] for w in spec["when"])
+        raise IllegalAction(f"{spec['name']} cannot be cast {CONTEXT_TEXT[ctx]}: only {allowed}")
+
+
 def check(state: dict, action: dict) -> int:
     """Raise ``IllegalAction`` unless the cast is allowed; return the magic points paid."""
     spell = action["spell"]
     spec = data.SPELLS[spell]
     ctx = context(state)
-    if ctx == "battle" and state["battle"]["spell"] is not None:
-        used = data.SPELLS[state["battle"]["spell"]]["name"]
-        raise IllegalAction(f"only one spell per battle: {used} was already cast in this one")
-    if ctx not in spec["when"]:
-        raise IllegalAction(f"{spec['name']} cannot be cast {CONTEXT_TEXT[ctx]}")
+    _check_occasion(state, ctx, spec)
     potions = action["potions"]
     for card in potions:
         if not data.is_magic_potion(card):
@@ -97,6 +103,83 @@ def cast(state: dict, action: dict) -> None:
     paid = " + ".join(action["potions"])
     log(state, f"You cast {data.SPELLS[spell]['name']} with {paid} ({points} points).")
     EFFECTS[spell](state, action, points)
+
+
+def scaled_cap(state: dict, spell: str) -> int | None:
+    """How many units a scaled spell can use now (chambers to look into, cards to foresee, life
+    points to restore); points paid beyond them are lost (8.1). ``None`` for a fixed-cost spell."""
+    if spell == "remote_vision":
+        return len(remote_vision_targets(state))
+    if spell == "future_perception":
+        return len(state["hand_deck"])
+    if spell == "healing":
+        return max(0, state["max_life"] - state["life"])
+    return None
+
+
+def _canonical_casts(state: dict, spell: str, items: list[tuple[str, int]]) -> list[dict]:
+    """The casts the legal actions list for ``spell`` (not yet checked): paid with the cheapest
+    potion (a scaled spell) or the canonical payment (13.5); the first target where one is
+    needed, and Teleport to the next level as well. Raises the reason when there is none."""
+    spec = data.SPELLS[spell]
+    if spec["scaled"]:
+        cheapest = min(range(len(items)), key=lambda i: (items[i][1], i))
+        potions = [items[cheapest][0]]
+    else:
+        potions = trade.canonical(items, spec["cost"])
+        if potions is None:
+            total = sum(points for _, points in items)
+            raise IllegalAction(f"needs {spec['cost']} points, your potions give {total}")
+    base = {"type": "cast", "spell": spell, "potions": potions}
+    if (spell == "body_switch" and state["phase"] != "battle") or spell == "stone_statue":
+        chambers = body_switch_targets(state) if spell == "body_switch" else stone_statue_targets(state)
+        if not chambers:
+            raise IllegalAction("no chamber of the level holds an enemy card")
+        return [{**base, "target": chambers[0]} if spell == "body_switch" else {**base, "targets": chambers[:6]}]
+    if spell == "teleport":
+        chambers = [t for t in teleport_targets(state) if t != "next_level"]
+        return [{**base, "target": t} for t in chambers[:1]] + [{**base, "target": "next_level"}]
+    return [base]
+
+
+def availability(state: dict) -> dict[str, dict]:
+    """Every spell's standing now, for the legal actions and the spell book alike.
+
+    ``{spell: {"casts": [...], "reason": str | None, "cap": int | None}}``: the canonical casts
+    allowed now (empty when none), the reason a player reads when there is none (the same words
+    a refused cast gives), and ``scaled_cap``.
+
+    >>> from rules_engine.games.hebracs_dungeon import new_game
+    >>> spells = availability(new_game(1, ["p1"], {}))
+    >>> spells["healing"]["casts"], spells["healing"]["reason"], spells["paralysis"]["reason"]
+    ([], 'you have no magic potion', 'Paralysis cannot be cast outside a battle: only in a battle')
+    """
+    items = potion_items(state)
+    try:
+        ctx = context(state)
+    except IllegalAction as refusal:
+        ctx, blocked = None, str(refusal)
+    out = {}
+    for spell, spec in data.SPELLS.items():
+        casts: list[dict] = []
+        reason = None
+        try:
+            if ctx is None:
+                raise IllegalAction(blocked)
+            _check_occasion(state, ctx, spec)
+            if not items:
+                raise IllegalAction("you have no magic potion")
+            for candidate in _canonical_casts(state, spell, items):
+                try:
+                    check(state, candidate)
+                except IllegalAction as refusal:
+                    reason = reason or str(refusal)
+                else:
+                    casts.append(candidate)
+        except IllegalAction as refusal:
+            reason = str(refusal)
+        out[spell] = {"casts": casts, "reason": None if casts else reason, "cap": scaled_cap(state, spell)}
+    return out
 
 
 # --- checks (the "pointless spell" refusals are R31) ----------------------------------------

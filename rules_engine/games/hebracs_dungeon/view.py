@@ -44,7 +44,8 @@
     log               the event texts the viewer may read, oldest first
     choices           player only (None for a spectator): {actions: [{action, label}],
                        potions: [{card, points}], gems, offer_cards: [{card, value}],
-                       targets: {move, peek, destroy, body_switch, teleport, stone_statue}}
+                       targets: {move, peek, destroy, body_switch, teleport, stone_statue},
+                       spells: {spell: {castable, reason (why not, else None), cap (scaled spells)}}}
 
 Never in a view: the seed, the Hand Deck order beyond the known top, the identity of a
 face-down card the player has not seen, and cards that went under unrevealed (R27).
@@ -198,4 +199,6 @@ def _choices(state: dict) -> dict:
         "gems": [c for c in inventory if data.is_gem(c)],
         "offer_cards": [{"card": c, "value": v} for c, v in trade.offer_items(inventory)],
         "targets": targets,
+        "spells": {spell: {"castable": bool(standing["casts"]), "reason": standing["reason"], "cap": standing["cap"]}
+                   for spell, standing in spells.availability(state).items()},
     }
