@@ -44,6 +44,10 @@ The view (``view(state, seat)``), a JSON-safe dict:
     ``hit_row``, ``hits`` (its size), ``hits_left`` (5 − hits; the game is lost when it reaches 0).
     ``clear_pile``: defeated monsters, their attack cards and used kings.
     ``inventory``: unused king items, in order obtained.
+    ``item_status``: the same kings as ``{item, usable, reason}``: whether some ``use_item`` with it is
+      legal now and, if not, why (``item_status``).
+    ``end_turn_cost``: what ``end_turn`` would do now, ``{hits, hits_after, fatal}``
+      (``end_turn_cost``), or ``null`` while it is not legal.
     ``pending``: ``null``, or ``{"kind": "peek", "card": code}`` while a K♦ decision is
       open; a spectator gets ``"card": null``.
     ``turn``, ``defeated`` (0–12), ``status`` (``playing``, ``won``, ``lost_hits``,
@@ -109,8 +113,16 @@ MONSTER_DECK = [c for c in ALL_CARDS if c == JOKER or c[:-1] in MONSTER_RANKS]
 POWER_DECK = [c for c in ALL_CARDS if c not in MONSTER_DECK]
 """``AS 2S … 10S AH … 10C``: the standard order of the 40 power cards."""
 ITEMS = ("KH", "KD", "KS", "KC")
+MONSTERS = 12
+"""Monsters to defeat for the win (jokers are not monsters, section 5)."""
 MAX_HITS = 5
 HAND_SIZE = 3
+
+# The score of 10.7; pages explain it from these, never from a copy of the numbers.
+DEFEAT_POINTS = 100
+WIN_BONUS = 1000
+SPARE_HIT_POINTS = 10
+PERFECT_SCORE = MONSTERS * DEFEAT_POINTS + WIN_BONUS + SPARE_HIT_POINTS * MAX_HITS
 
 STATUS_REASON = {"won": "cleared", "lost_hits": "five_hits", "lost_power": "out_of_power", "resigned": "resigned"}
 
@@ -316,21 +328,85 @@ def legal_actions(state: dict, seat: str) -> list[dict]:
                     action["double"] = True
                 actions.append(action)
     for item in ITEMS:
-        if item not in inventory:
-            continue
-        if item == "KH":
-            actions.extend({"type": "use_item", "item": "KH", "card": card} for card in hand)
-        elif item == "KS":
-            actions.extend(
-                {"type": "use_item", "item": "KS", "target": t}
-                for t in targets
-                if len(state["dungeon"][t]["attack"]) == 1
-            )
-        elif state["power_deck"]:
-            actions.append({"type": "use_item", "item": item})
+        if item in inventory:
+            actions.extend(_item_uses(state, item))
     actions.append({"type": "end_turn"})
     actions.append({"type": "resign"})
     return actions
+
+
+def _item_uses(state: dict, item: str) -> list[dict]:
+    """Every legal use of a held ``item`` while the attack phase runs (section 6, 10.4)."""
+    if item == "KH":
+        return [{"type": "use_item", "item": "KH", "card": card} for card in dict.fromkeys(state["hand"])]
+    if item == "KS":
+        return [
+            {"type": "use_item", "item": "KS", "target": t}
+            for t in _face_up_monsters(state)
+            if len(state["dungeon"][t]["attack"]) == 1
+        ]
+    return [{"type": "use_item", "item": item}] if state["power_deck"] else []
+
+
+_EMPTY_DECK = "the power deck is empty"
+_ITEM_IDLE = {
+    # Why a held item has no legal use now, once the game runs and nothing is pending.
+    "KH": "your hand is empty",
+    "KD": _EMPTY_DECK,
+    "KS": "no face-up monster holds exactly one card",
+    "KC": _EMPTY_DECK,
+}
+_GAME_OVER = "the game is over"
+_DECIDE_FIRST = "first decide where the K♦ card goes"
+
+
+def item_status(state: dict) -> list[dict]:
+    """Each unused king of the inventory, in order: ``item``, ``usable`` (some ``use_item`` with
+    it is legal now) and ``reason`` (why not, else ``None``), from the same code as
+    ``legal_actions``. The K♠ may still double a card being placed when ``usable`` is false.
+
+    >>> s = new_game(1, ["p1"])
+    >>> for status in item_status({**s, "inventory": ["KC", "KS"]}):
+    ...     print(status)
+    {'item': 'KC', 'usable': True, 'reason': None}
+    {'item': 'KS', 'usable': False, 'reason': 'no face-up monster holds exactly one card'}
+    """
+    if state["status"] != "playing":
+        blocked = _GAME_OVER
+    elif state["pending"] is not None:
+        blocked = _DECIDE_FIRST
+    else:
+        blocked = None
+    out = []
+    for item in state["inventory"]:
+        reason = blocked or (None if _item_uses(state, item) else _ITEM_IDLE[item])
+        out.append({"item": item, "usable": reason is None, "reason": reason})
+    return out
+
+
+def _discard_count(state: dict) -> int:
+    """How many hand cards ``end_turn`` moves to the hit row now: one hit per card, in hand order,
+    stopping at the fifth hit (4.4, ruling 17). The one count both ``end_turn`` and its forecast use."""
+    return min(len(state["hand"]), MAX_HITS - len(state["hit_row"]))
+
+
+def end_turn_cost(state: dict) -> dict | None:
+    """What ending the turn now would cost, or ``None`` while ``end_turn`` is not legal.
+
+    ``hits``: the cards that would become hits (cards in hand, jokers included, but never past
+    the fifth hit, where the discard stops); ``hits_after``: the hit count then; ``fatal``: that
+    count is the fifth hit, which loses the game (4.4).
+
+    >>> deck = ["JH", "QH"] + [c for c in ALL_CARDS if c not in ("JH", "QH")]
+    >>> s = new_game(1, ["p1"], {"deck": deck})
+    >>> s["hand"], end_turn_cost(s)
+    (['JK', 'JK', 'AS', '2S', '3S'], {'hits': 5, 'hits_after': 5, 'fatal': True})
+    """
+    if state["status"] != "playing" or state["pending"] is not None:
+        return None
+    hits = _discard_count(state)
+    after = len(state["hit_row"]) + hits
+    return {"hits": hits, "hits_after": after, "fatal": after >= MAX_HITS}
 
 
 def result(state: dict) -> dict | None:
@@ -345,7 +421,7 @@ def result(state: dict) -> dict | None:
     seat = _seat(state)
     hits = len(state["hit_row"])
     won = status == "won"
-    score = 100 * state["defeated"] + (1000 + 10 * (MAX_HITS - hits) if won else 0)
+    score = DEFEAT_POINTS * state["defeated"] + (WIN_BONUS + SPARE_HIT_POINTS * (MAX_HITS - hits) if won else 0)
     return {
         "winners": [seat] if won else [],
         "scores": {seat: score},
@@ -420,7 +496,7 @@ def apply(state: dict, seat: str, action: dict) -> dict:
     act = _parse(action)
     kind = act["type"]
     if state["status"] != "playing":
-        raise IllegalAction("the game is over")
+        raise IllegalAction(_GAME_OVER)
     if seat != _seat(state):
         raise IllegalAction("you are not the player of this game")
     pending = state["pending"]
@@ -437,7 +513,7 @@ def apply(state: dict, seat: str, action: dict) -> dict:
         _decide_peek(new, act["move_to_top"])
         return new
     if pending is not None:
-        raise IllegalAction("first decide where the K♦ card goes")
+        raise IllegalAction(_DECIDE_FIRST)
     if kind == "play":
         _check_play(state, act["card"], act["target"], act["double"])
         new = _copy(state)
@@ -478,7 +554,7 @@ def _check_item(state: dict, act: dict) -> None:
                 f"the K♠ doubles the only card on a monster, and the {pretty(slot['card'])} holds {holds}"
             )
     elif not state["power_deck"]:
-        raise IllegalAction("the power deck is empty")
+        raise IllegalAction(_EMPTY_DECK)
 
 
 def _use_item(state: dict, act: dict) -> None:
@@ -555,7 +631,7 @@ def _play(state: dict, card: str, target: str, double: bool) -> None:
     else:
         state["clear_pile"].append(monster)
     _settle(state)
-    if state["defeated"] == 12:
+    if state["defeated"] == MONSTERS:
         state["status"] = "won"
         log.append("Dungeon cleared!")
 
@@ -563,10 +639,9 @@ def _play(state: dict, card: str, target: str, double: bool) -> None:
 def _end_turn(state: dict) -> None:
     """Discard card by card, stopping at the fifth hit (4.4)."""
     hand, hits = state["hand"], state["hit_row"]
-    moved = 0
-    while hand and len(hits) < MAX_HITS:
-        hits.append(hand.pop(0))
-        moved += 1
+    moved = _discard_count(state)
+    hits.extend(hand[:moved])
+    del hand[:moved]
     state["log"].append(f"{moved} card{'s' if moved != 1 else ''} discarded: hits {len(hits)}/{MAX_HITS}")
     if len(hits) >= MAX_HITS:
         state["status"] = "lost_hits"
@@ -633,21 +708,7 @@ def view(state: dict, seat: str | None) -> dict:
         elif not slot["face_up"]:
             entry["state"] = "hidden"
         else:
-            monster = slot["card"]
-            power = POWER[monster[:-1]]
-            total = _attack_sum(slot)
-            entry.update(
-                state="monster",
-                card=monster,
-                suit=monster[-1],
-                power=power,
-                attack=[
-                    {"card": a["card"], "value": _card_value(a), "doubled": a["doubled"]} for a in slot["attack"]
-                ],
-                sum=total,
-                needs="finisher" if len(slot["attack"]) == 2 else "power",
-                short=max(0, power - total),
-            )
+            entry = monster_view(pos, slot["card"], slot["attack"])
         dungeon.append(entry)
     pending = state["pending"]
     if pending is not None:
@@ -667,6 +728,8 @@ def view(state: dict, seat: str | None) -> dict:
         "hits_left": MAX_HITS - hits,
         "clear_pile": list(state["clear_pile"]),
         "inventory": list(state["inventory"]),
+        "item_status": item_status(state),
+        "end_turn_cost": end_turn_cost(state),
         "pending": pending,
         "turn": state["turn"],
         "defeated": state["defeated"],
@@ -674,6 +737,32 @@ def view(state: dict, seat: str | None) -> dict:
         "player": _seat(state),
         "result": result(state),
         "log": log,
+    }
+
+
+def monster_view(pos: str, card: str, attack: list[dict]) -> dict:
+    """A face-up monster as ``view`` shows it, with what it still needs (10.3); the how-to-play
+    pictures are drawn through it too. ``attack``: the cards on it in order, ``{card, doubled}``.
+
+    >>> m = monster_view("r6c2", "QD", [{"card": "9S", "doubled": False}])
+    >>> m["sum"], m["needs"], m["short"]
+    (9, 'power', 3)
+    """
+    power = POWER[card[:-1]]
+    placed = [{"card": a["card"], "value": _card_value(a), "doubled": a["doubled"]} for a in attack]
+    total = sum(a["value"] for a in placed)
+    return {
+        "pos": pos,
+        "row": int(pos[1]),
+        "col": int(pos[3]),
+        "state": "monster",
+        "card": card,
+        "suit": card[-1],
+        "power": power,
+        "attack": placed,
+        "sum": total,
+        "needs": "finisher" if len(attack) == 2 else "power",
+        "short": max(0, power - total),
     }
 
 
@@ -694,13 +783,13 @@ def action_label(state: dict, action: dict) -> str:
         doubled = " doubled by K♠" if act["double"] else ""
         return f"Play {pretty(act['card'])}{doubled} on {on}"
     if kind == "end_turn":
-        count = len(state["hand"])
-        if count == 0:
+        cost = end_turn_cost(state)
+        if cost is None or cost["hits"] == 0:
             return "End turn"
-        after = min(MAX_HITS, len(state["hit_row"]) + count)
-        fatal = " — fatal" if after >= MAX_HITS else ""
+        count = cost["hits"]
+        fatal = " — fatal" if cost["fatal"] else ""
         cards = "1 card becomes a hit" if count == 1 else f"{count} cards become hits"
-        return f"End turn: {cards} ({after}/{MAX_HITS}){fatal}"
+        return f"End turn: {cards} ({cost['hits_after']}/{MAX_HITS}){fatal}"
     if kind == "resign":
         return "Resign"
     if kind == "peek_decision":

@@ -435,6 +435,40 @@ class TestHits:
         assert {"type": "end_turn"} in cd.legal_actions(s, "p1")
 
 
+class TestEndTurnCost:
+    """``end_turn_cost``: what ending the turn now would cost, said before it happens (UI hint of 10.7)."""
+
+    def test_every_card_in_hand_is_a_hit(self):
+        assert cd.end_turn_cost(game("A")) == {"hits": 3, "hits_after": 3, "fatal": False}
+
+    def test_s5_the_discard_stops_at_the_fifth_hit(self):
+        s = end_turn(game("A"))
+        # Three cards in hand and three hits: only two become hits, the fifth ends the game (4.4).
+        assert cd.end_turn_cost(s) == {"hits": 2, "hits_after": 5, "fatal": True}
+        assert cd.action_label(s, {"type": "end_turn"}) == "End turn: 2 cards become hits (5/5) — fatal"
+        assert end_turn(s)["hand"] == ["6S"]
+
+    def test_four_hits_after_ending_is_not_fatal(self):
+        s = play(end_turn(game("A", "4S 5S 6S 10S AC 2S")), "10S r7c1", "AC r7c1")
+        assert cd.end_turn_cost(s) == {"hits": 1, "hits_after": 4, "fatal": False}
+
+    def test_jokers_in_hand_are_hits_too(self):
+        s = game("J2")  # S7: hand JK JK AS 2S 3S
+        assert cd.end_turn_cost(s) == {"hits": 5, "hits_after": 5, "fatal": True}
+
+    def test_the_king_of_hearts_saves_a_hit(self):
+        s = play(game("C", "10H 3S 2H 10D AC 3H"), "10H r7c1", "3S r7c1", "2H r7c1", "10D r7c2")
+        assert s["hand"] == ["AC", "3H"] and s["inventory"] == ["KH"]
+        assert cd.end_turn_cost(s) == {"hits": 2, "hits_after": 2, "fatal": False}
+        assert cd.end_turn_cost(use(s, "KH", card="AC")) == {"hits": 1, "hits_after": 1, "fatal": False}
+
+    def test_none_while_end_turn_is_not_legal(self):
+        pending = TestJokersAndKings().s11_pending()
+        assert cd.end_turn_cost(pending) is None and cd.view(pending, "p1")["end_turn_cost"] is None
+        over = act(game("A"), {"type": "resign"})
+        assert cd.end_turn_cost(over) is None
+
+
 class TestJokersAndKings:
     def s8(self) -> dict:
         s = game("J1", "3D 9C 4S 7D")
@@ -614,6 +648,22 @@ class TestJokersAndKings:
         s = edited(game("A"), inventory=["KC", "KD"], power_deck=[])
         illegal(s, {"type": "use_item", "item": "KC"}, "power deck is empty")
         illegal(s, {"type": "use_item", "item": "KD"}, "power deck is empty")
+        assert cd.item_status(s) == [
+            {"item": "KC", "usable": False, "reason": "the power deck is empty"},
+            {"item": "KD", "usable": False, "reason": "the power deck is empty"},
+        ]
+
+    def test_item_status_says_why_a_king_is_idle(self):
+        s = play(game("C", "10S 3H 4S 6C 4H 7H"), "10S r7c3", "3H r7c3", "4S r7c3")
+        idle = {"item": "KS", "usable": False, "reason": "no face-up monster holds exactly one card"}
+        assert cd.item_status(s) == [idle] and cd.view(s, None)["item_status"] == [idle]
+        assert cd.item_status(play(s, "6C r7c1")) == [{"item": "KS", "usable": True, "reason": None}]
+        pending = edited(TestJokersAndKings().s11_pending(), inventory=["KC"])
+        assert cd.item_status(pending) == [
+            {"item": "KC", "usable": False, "reason": "first decide where the K♦ card goes"}
+        ]
+        over = act(edited(s, inventory=["KC"]), {"type": "resign"})
+        assert cd.item_status(over) == [{"item": "KC", "usable": False, "reason": "the game is over"}]
 
     def test_items_must_be_held(self):
         s = game("A")
@@ -681,6 +731,8 @@ class TestView:
             "hits_left",
             "clear_pile",
             "inventory",
+            "item_status",
+            "end_turn_cost",
             "pending",
             "turn",
             "defeated",
@@ -692,6 +744,7 @@ class TestView:
         qd = v["dungeon"][12]
         assert (qd["sum"], qd["needs"], qd["short"]) == (12, "finisher", 0)
         assert v["hand"] == ["2C"] and v["deck_count"] == 37 and v["hits_left"] == 5
+        assert v["end_turn_cost"] == {"hits": 1, "hits_after": 1, "fatal": False} and v["item_status"] == []
         assert all(isinstance(line, str) for line in v["log"])
         assert "9D on Q♦ (9/12)" in v["log"] and "3S on Q♦ (12/12)" in v["log"]
         assert "seed" not in json.dumps(v)
@@ -872,7 +925,7 @@ class TestCompleteGames:
         assert cd.result(s)["winners"] == ["p1"]
         assert s["defeated"] == 12 and s["hit_row"] == [] and s["turn"] == 12
         assert s["hand"] == ["AS", "4S"] and s["power_deck"] == ["8S", "7D", "AC", "6C"]
-        assert s["inventory"] == [] and len(s["clear_pile"]) == 48 and score(s) == 2250
+        assert s["inventory"] == [] and len(s["clear_pile"]) == 48 and score(s) == 2250 == cd.PERFECT_SCORE
         assert sum(c != "JK" and c[:-1] in ("J", "Q") for c in s["clear_pile"]) == 8
         assert sum(c[:-1] == "K" for c in s["clear_pile"]) == 4
         assert cd.legal_actions(s, "p1") == []
@@ -975,7 +1028,10 @@ def check_invariants(state: dict) -> None:
         assert {"type": "resign"} in actions
         for action in actions:
             assert isinstance(cd.action_label(state, action), str)
-    else:
+    for status in cd.item_status(state):
+        listed = any(a["type"] == "use_item" and a["item"] == status["item"] for a in actions)
+        assert status["usable"] == listed and (status["reason"] is None) == listed, status
+    if state["status"] != "playing":
         assert actions == [] and cd.result(state) is not None
     assert cd.load(json.loads(json.dumps(cd.dump(state)))) == state
 
@@ -1002,6 +1058,7 @@ def check_view(state: dict, seen: tuple[set[str], set[str]]) -> None:
         else:
             assert view["known_bottom"] == state["known_bottom"]
         assert view["deck_count"] == len(state["power_deck"])
+        assert view["end_turn_cost"] == cd.end_turn_cost(state) and view["item_status"] == cd.item_status(state)
 
 
 def check_draw_bound(before: dict, after: dict) -> None:
@@ -1051,7 +1108,52 @@ def random_game(rng: random.Random, seed: int, deck: list[str] | None = None, *,
     return state, actions
 
 
+def check_end_turn_cost(state: dict, legal: list[dict]) -> dict | None:
+    """The forecast agrees with what ``apply(end_turn)`` then does, read off the two states."""
+    cost = cd.end_turn_cost(state)
+    if not action_in({"type": "end_turn"}, legal):
+        assert cost is None
+        return None
+    after = cd.apply(state, "p1", {"type": "end_turn"})
+    before_hits, after_hits = state["hit_row"], after["hit_row"]
+    assert after_hits[: len(before_hits)] == before_hits
+    moved = after_hits[len(before_hits) :]
+    assert moved == state["hand"][: len(moved)]  # in hand order, jokers included
+    assert cost["hits"] == len(moved) and cost["hits_after"] == len(after_hits)
+    assert cost["fatal"] == (after["status"] == "lost_hits")
+    label = cd.action_label(state, {"type": "end_turn"})
+    assert label.endswith("— fatal") == cost["fatal"]
+    return cost
+
+
 class TestProperties:
+    @settings(max_examples=40, deadline=None)
+    @given(
+        seed=st.integers(10**12, 10**15),
+        policy=st.integers(0, 2**32),
+        end_rate=st.sampled_from([0.05, 0.2, 0.5]),
+        skill=st.sampled_from([0.0, 0.8]),
+    )
+    def test_end_turn_cost_predicts_what_end_turn_does(self, seed, policy, end_rate, skill):
+        rng = random.Random(policy)
+        state = cd.new_game(seed, ["p1"])
+        seen = Counter()
+        while legal := cd.legal_actions(state, "p1"):
+            cost = check_end_turn_cost(state, legal)
+            if cost is not None:
+                seen["fatal" if cost["fatal"] else "safe"] += 1
+                seen["stopped"] += cost["hits"] < len(state["hand"])
+            if rng.random() < end_rate:
+                action = {"type": "end_turn"} if action_in({"type": "end_turn"}, legal) else legal[0]
+            elif rng.random() < skill:
+                action = skilled_choice(state, legal, rng)
+            else:
+                action = rng.choice([a for a in legal if a["type"] != "resign"])
+            state = cd.apply(state, "p1", action)
+        # Nobody resigns here, so a lost game was lost on a fatal end_turn that was forecast.
+        assert state["status"] in ("won", "lost_hits")
+        assert seen["safe"] > 0 and (seen["fatal"] > 0) == (state["status"] == "lost_hits")
+
     def test_s20_many_seeded_random_games(self):
         statuses, kinds = Counter(), Counter()
         for seed in range(300):

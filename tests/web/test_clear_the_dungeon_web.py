@@ -231,6 +231,7 @@ class TestPlaying:
         player = start(seat_client, stacked("A", "9D 2C 3S 4D 7H 8H"))
         body = body_of(player.act({"type": "play", "card": "9D", "target": "r7c2"}))
         assert "<strong>9/12</strong><span>next card: 3+</span>" in body
+        assert "two that add up to its power (J 11, Q 12, K 13; ace 1, joker 10)" in body  # from the engine's table
         assert "9 of diamonds placed, 9 of 12; the next card must be worth 3 or more" in body  # read out
         body = body_of(player.act({"type": "play", "card": "3S", "target": "r7c2"}))
         assert "<strong>12/12</strong><span>finish: ♦ or joker</span>" in body
@@ -249,7 +250,8 @@ class TestPlaying:
         player = start(seat_client, stacked("A"))
         body = body_of(player.act({"type": "end_turn"}))
         assert re.search(r'id="ctd-end-turn" class="danger"\s+data-fatal="1"', body)
-        assert "End turn: 3 cards become hits (5/5) — fatal" in body
+        assert "End turn: 2 cards become hits (5/5) — fatal" in body  # the discard stops at the fifth (4.4)
+        assert "Ending the turn now is the fifth hit and loses the game." in body
         body = body_of(player.act({"type": "end_turn"}))
         assert "The fifth hit — the monsters win." in body and '<p class="score">0</p>' in body
         assert 'name="action"' not in body and 'class="play"' not in body
@@ -257,7 +259,11 @@ class TestPlaying:
     def test_king_item_buttons(self, seat_client, store):
         # S13: the K♠ doubles the only card on a monster; S10: the K♥ takes any hand card.
         player = start(seat_client, stacked("C", "10S 3H 4S 6C 4H 7H"))
-        body = body_of(play_line(player, store, ["10S r7c3", "3H r7c3", "4S r7c3", "6C r7c1"]))
+        body = body_of(play_line(player, store, ["10S r7c3", "3H r7c3", "4S r7c3"]))
+        # The engine's reason (item_status), not the template's guess.
+        assert "Not usable right now: no face-up monster holds exactly one card." in body
+        body = body_of(play_line(player, store, ["6C r7c1"]))
+        assert "Not usable right now" not in body
         assert "K♠: double the 6♣ on K♥ (r7c1)" in body
         assert 'id="ctd-double"' in body  # the switch for doubling while placing
         body = body_of(play_line(player, store, ["KS r7c1"]))
