@@ -11,16 +11,14 @@ ESCAPE = "JH 2C 9D 3S 7H 4D 8S 6D"  # a Jack in three exchanges, +1 Speed, then 
 HELP = "JH 2C 9D 8D 3S 7H 8S"  # Ann draws the Jack; Bob, beside her, helps: two exchanges
 
 
-def settle(page):
-    """Wait until the page's socket is connected and its doorbell has stopped ringing."""
+MOVED_ON = "The game had moved on"  # the flash of a refused (409) click
+
+
+def present(page, name):
+    """This page's socket is connected and its own arrival has been rung and shown: the roster marks
+    the seat online, so no doorbell of this page's own connection is still on its way."""
     expect(page.locator("html")).to_have_attribute("data-live", "connected")
-    last = None
-    for _ in range(40):
-        page.wait_for_timeout(200)
-        now = page.locator("#game").get_attribute("data-version")
-        if now == last:
-            return
-        last = now
+    expect(page.locator(".roster li", has_text=name).locator(".dot.on")).to_have_count(1)
 
 
 def open_table(page, name, *, deck=None, selects=()):
@@ -36,63 +34,74 @@ def open_table(page, name, *, deck=None, selects=()):
             entry.get_by_label("Shuffles").select_option("stacked")
     entry.get_by_role("button", name="Open a Dungeon Cards table").click()
     page.wait_for_url(re.compile(r".*/g/[A-Za-z0-9_-]{20,}$"))
+    present(page, name)
     return page.url
 
 
-def choose_class(page, value):
-    """The waiting room's class choice (retried if a doorbell swap reset the select meanwhile)."""
-    for _attempt in range(3):
-        settle(page)
-        page.get_by_label("Class").select_option(value)
-        page.get_by_role("button", name="Save").click()
-        page.wait_for_load_state()
-        settle(page)
-        if page.get_by_label("Class").input_value() == value:
-            return
-    raise AssertionError(f"the class {value} did not stick")
+def choose_class(page, name, value):
+    """The waiting room's class choice, saved: the page the server sends back marks it selected (a
+    ``selected`` attribute only the server writes; picking an option sets the value, not that)."""
+    present(page, name)
+    page.get_by_label("Class").select_option(value)
+    page.get_by_role("button", name="Save").click()
+    expect(page.locator(f"#lobby-classes option[value={value}][selected]")).to_have_count(1)
+    present(page, name)
 
 
 def start(page):
     page.get_by_role("button", name=re.compile("Start the game")).click()
     page.wait_for_selector("section#game.dc")
-    settle(page)
+    expect(page.locator("html")).to_have_attribute("data-live", "connected")
 
 
-def act(page, name):
-    version = int(page.locator("#game").get_attribute("data-version"))
-    page.get_by_role("button", name=name).first.click()
-    expect(page.locator("#game")).not_to_have_attribute("data-version", str(version))
+def act(page, name, then):
+    """Click an action once its button is there, and wait for what it visibly does (``then``
+    expects it). A click the server refused as stale (409) fails here, by name."""
+    button = page.get_by_role("button", name=name).first
+    expect(button).to_be_visible()
+    button.click()
+    then()
+    expect(page.locator("#flash")).not_to_contain_text(MOVED_ON)
+
+
+def shows(locator, text):
+    """``then`` for ``act``: the locator comes to contain the text."""
+    return lambda: expect(locator).to_contain_text(text)
+
+
+def counts(locator, n):
+    """``then`` for ``act``: the locator comes to match n elements."""
+    return lambda: expect(locator).to_have_count(n)
 
 
 def test_solo_escape_on_a_stacked_deal_with_a_boss_fight(page, console_errors, axe_check):
     open_table(page, "Ann", deck=ESCAPE, selects=[("Exit and Pit markers", "manual")])
     expect(page.locator("#status")).to_contain_text("Waiting room")
-    choose_class(page, "swordsman")
+    # Alone at the table: the party classes are offered but cannot be picked (ruling 55).
+    expect(page.get_by_label("Class").locator("option[value=mage]")).to_be_disabled()
+    choose_class(page, "Ann", "swordsman")
     start(page)
     # The host places the Exit by clicking the board, the Pit with the select form.
     expect(page.locator("#status")).to_contain_text("setting up the board")
-    act(page, "Put an Exit on (5,8)")
+    act(page, "Put an Exit on (5,8)", counts(page.locator(".dc-board .sq.exit"), 1))
     page.get_by_label("Column (x)").select_option("8")
     page.get_by_label("Row (y, from the bottom)").select_option("8")
-    act(page, "Place the Pit")
-    expect(page.locator(".dc-board .sq.exit")).to_have_count(1)
+    act(page, "Place the Pit", counts(page.locator(".dc-board .sq.pit"), 1))
+    expect(page.locator("#status")).to_contain_text("Your move")
+    expect(page.locator("#status .countdown")).to_have_count(0)  # a solo game is never timed
     axe_check(page)
 
-    version = int(page.locator("#game").get_attribute("data-version"))
+    expect(page.get_by_role("button", name=re.compile("Draw a card"))).to_be_visible()
     page.keyboard.press("1")  # the shortcut shown on "Draw a card"
-    expect(page.locator("#game")).to_have_attribute("data-version", str(version + 1))
     expect(page.locator("#duel-title")).to_have_text("Boss fight: Ann against the Jack")
     expect(page.get_by_role("img", name="The Jack: 3 of 3 lives")).to_be_visible()
     axe_check(page)
-    act(page, re.compile("^Draw"))
-    expect(page.locator(".exchange.done")).to_contain_text("The Jack loses a life (2 left)")
-    act(page, re.compile("^Draw"))
-    act(page, re.compile("^Draw"))
-    expect(page.locator(".duel")).to_contain_text("The Jack is defeated!")
-    act(page, "+1 Speed")
-    expect(page.locator(".member")).to_contain_text("Level2")
-    act(page, re.compile("Draw a card"))
-    expect(page.locator("#status")).to_contain_text("Victory: Ann escaped the dungeon!")
+    duel = page.locator(".duel")
+    act(page, re.compile("^Draw"), shows(page.locator(".exchange.done"), "The Jack loses a life (2 left)"))
+    act(page, re.compile("^Draw"), shows(duel, "Exchange 2: what happened"))
+    act(page, re.compile("^Draw"), shows(duel, "The Jack is defeated!"))
+    act(page, "+1 Speed", shows(page.locator(".member"), "Level2"))
+    act(page, re.compile("Draw a card"), shows(page.locator("#status"), "Victory: Ann escaped the dungeon!"))
     expect(page.locator(".last-move")).to_contain_text("moved up 7: (5,1) → (5,8)")
     expect(page.locator(".dc-result")).to_contain_text("Ann the Swordsman — level 2")
     axe_check(page)
@@ -100,8 +109,12 @@ def test_solo_escape_on_a_stacked_deal_with_a_boss_fight(page, console_errors, a
     game_url = page.url
     page.locator(".dc-result").get_by_role("link", name="Hall of Fame").click()
     expect(page.locator("h1")).to_contain_text("Hall of Fame")
+    # A stacked deal is kept out of the ranking, and listed on request with its tag.
+    expect(page.locator(".fame-table tbody tr", has_text="Ann")).to_have_count(0)
+    page.get_by_role("link", name="Show set deals too").click()
     row = page.locator(".fame-table tbody tr", has_text="Ann")
     expect(row).to_contain_text("Swordsman")
+    expect(row).to_contain_text("set deal")
     expect(row.get_by_role("link", name=re.compile("the game"))).to_have_attribute("href", "/g/" + game_url.rsplit("/", 1)[1])
     axe_check(page)
     assert console_errors == []
@@ -114,30 +127,31 @@ def test_party_of_two_where_one_helps_the_other(page, new_page, console_errors, 
     bob.get_by_label("Your name").fill("Bob")
     bob.get_by_role("button", name="Join the table").click()
     bob.wait_for_url(url)
-    choose_class(bob, "tank")
-    choose_class(page, "swordsman")
+    choose_class(bob, "Bob", "tank")
+    choose_class(page, "Ann", "swordsman")
     expect(page.get_by_label("Class").locator("option[value=tank]")).to_be_disabled()  # distinct classes
+    expect(page.get_by_label("Class").locator("option[value=mage]")).to_be_enabled()  # two at the table
     start(page)
+    present(page, "Ann")
     bob.wait_for_selector("section#game.dc")  # the waiting room turned into the game by itself
-    settle(bob)
+    present(bob, "Bob")
     expect(bob.locator("#status")).to_contain_text("Ann's turn")
+    expect(bob.locator("#status .countdown")).to_be_visible()  # the party's time per decision
 
-    act(page, re.compile("Draw a card"))
+    act(page, re.compile("Draw a card"), shows(page.locator(".duel"), "Bob is next to Ann: deciding"))
     # Bob stands beside Ann (the start square), so his page is asked, live.
-    expect(bob.get_by_role("button", name=re.compile("Join the fight"))).to_be_visible()
-    expect(page.locator(".duel")).to_contain_text("Bob is next to Ann: deciding")
+    act(bob, re.compile("Join the fight"), counts(bob.locator(".duel-fighters .fighter"), 2))
     axe_check(bob)
-    act(bob, re.compile("Join the fight"))
     expect(page.locator(".duel-fighters .fighter")).to_have_count(2)
-    act(page, re.compile("^Draw"))
+    act(page, re.compile("^Draw"), counts(page.locator(".exchange.done .matchup"), 2))
     expect(bob.locator(".exchange.done .matchup")).to_have_count(2)
-    act(page, re.compile("^Draw"))
-    expect(page.locator(".duel")).to_contain_text("The Jack is defeated!")
-    act(bob, "+1 Lives")
-    act(page, "+1 Speed")
-    expect(bob.locator(".member", has_text="Bob")).to_contain_text("Lives16/16")
+    act(page, re.compile("^Draw"), shows(page.locator(".duel"), "The Jack is defeated!"))
+    # Both owe a reward: each page first shows the other's choice, so neither click is stale.
+    expect(bob.locator(".duel")).to_contain_text("The Jack is defeated!")
+    act(bob, "+1 Lives", shows(bob.locator(".member", has_text="Bob"), "Lives16/16"))
+    expect(page.locator(".member", has_text="Bob")).to_contain_text("Lives16/16")
+    act(page, "+1 Speed", shows(page.locator("#status"), "Bob's turn"))  # next in join order
     expect(bob.locator(".member", has_text="Ann")).to_contain_text("Level2")
-    expect(page.locator("#status")).to_contain_text("Bob's turn")  # next in join order
     expect(bob.locator("#game")).to_have_attribute("data-your-turn", "true")
     expect(bob.locator("#status")).to_contain_text("Your move")
     axe_check(page)
@@ -149,24 +163,22 @@ def test_phone_sized_game_fits_and_respects_reduced_motion(page, console_errors,
     page.emulate_media(reduced_motion="reduce")
     open_table(page, "Ann", deck="5C 2D 9S 3H 4H",
                selects=[("Turn mode", "three_card_hand"), ("Exit and Pit markers", "manual")])
-    choose_class(page, "soldier")
+    choose_class(page, "Ann", "soldier")
     start(page)
-    for x in ("1", "10"):  # Exit and Pit in the top corners, out of the way
+    for x, marker in (("1", ".sq.exit"), ("10", ".sq.pit")):  # Exit and Pit in the top corners, out of the way
         page.get_by_label("Column (x)").select_option(x)
         page.get_by_label("Row (y, from the bottom)").select_option("10")
-        act(page, re.compile("^Place the"))
+        act(page, re.compile("^Place the"), counts(page.locator(".dc-board " + marker), 1))
     expect(page.locator(".hand .card")).to_have_count(3)
-    act(page, re.compile("Draw a card"))
-    expect(page.locator(".hand .card")).to_have_count(4)
-    act(page, "Play 2♦: up 2")
+    act(page, re.compile("Draw a card"), counts(page.locator(".hand .card"), 4))
+    act(page, "Play 2♦: up 2", counts(page.locator(".dc-board .step"), 2))
     steps = page.locator(".dc-board .step")
-    expect(steps).to_have_count(2)
     assert steps.first.evaluate("el => getComputedStyle(el).animationName") == "none"  # a still trail
     assert page.evaluate("document.documentElement.scrollWidth") <= 375
     axe_check(page)
     page.emulate_media(reduced_motion="no-preference")
-    act(page, re.compile("Draw a card"))
-    act(page, re.compile("^Play 9♠"))  # down 9 from (5,3): two steps, then the edge
+    act(page, re.compile("Draw a card"), counts(page.locator(".hand .card"), 4))
+    act(page, re.compile("^Play 9♠"), shows(page.locator(".last-move"), "moved down 9"))  # two steps, then the edge
     assert page.locator(".dc-board .step").first.evaluate("el => getComputedStyle(el).animationName") == "dc-step"
     for path in ("/hall-of-fame", "/how-to-play/dungeon-cards"):
         page.goto(path)

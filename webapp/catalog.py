@@ -161,9 +161,13 @@ GAMES: tuple[GameEntry, ...] = (
             Option("turn_mode", "Turn mode", "choice", "single_draw",
                    choices=(("single_draw", "Single draw (basic)"), ("three_card_hand", "Three-card hand")),
                    help="Single draw: the top card moves you. Three-card hand: draw one, then play one of four."),
-            Option("board_width", "Board width", "int", 10, 6, 30,
-                   help="6 to 30 squares. Standard 10 × 10; large 20 × 10; huge 20 × 20."),
-            Option("board_height", "Board height", "int", 10, 6, 30, help="6 to 30 squares."),
+            Option("board_size", "Board size", "choice", "standard",
+                   choices=tuple((key, f"{key.capitalize()} {w} × {h}")
+                                 for key, (w, h) in rules_engine.get("dungeon-cards").data.BOARD_PRESETS.items())
+                   + (("custom", "Custom: the width and height below"),),
+                   help="The rules' presets (§2.2); choose Custom to set the width and height yourself."),
+            Option("board_width", "Custom width", "int", 10, 6, 30, help="6 to 30 squares (with a custom size)."),
+            Option("board_height", "Custom height", "int", 10, 6, 30, help="6 to 30 squares (with a custom size)."),
             Option("start_square", "Start square", "choice", "bottom_middle",
                    choices=(("bottom_middle", "Middle of the bottom edge"), ("random_edge", "A random edge square"),
                             ("chosen", "The host picks one"))),
@@ -182,6 +186,11 @@ GAMES: tuple[GameEntry, ...] = (
             Option("after_first_escape", "After the first escape", "choice", "end", group="Party",
                    choices=(("end", "The game ends"), ("continue", "Play on")),
                    help="Ends: a team victory at once. Play on: until nobody is left in the dungeon."),
+            Option("turn_seconds", "Time per decision", "choice", "90", group="Party",
+                   choices=(("30", "30 seconds"), ("60", "1 minute"), ("90", "1 minute 30 (standard)"),
+                            ("120", "2 minutes"), ("180", "3 minutes"), ("300", "5 minutes"), ("0", "No limit")),
+                   help="A turn, a reward, joining a fight…: when the time is up the usual choice is made "
+                        "(draw; stay out; +1 Lives; no dash). Solo games are never timed."),
             Option("round_limit", "Round limit", "int", 200, 10, 1000, group="Advanced",
                    help="10 to 1000. Characters still in the dungeon after this round are lost."),
             STACKED_DECK,
@@ -197,6 +206,7 @@ GAMES: tuple[GameEntry, ...] = (
             )),
         ),
         unique_lobby_fields=("classes",),
+        extra_options=lambda form, files, options: dungeon_cards_board(options),
         # Digits pick choices; the dash takes the arrow keys and 0 (drawn by the page), and leaving
         # or one of many board squares gets no key.
         keys={"leave_game": (None, None), "place_marker": (None, None), "choose_start": (None, None),
@@ -222,8 +232,9 @@ GAMES: tuple[GameEntry, ...] = (
         ),
         extra_options=lambda form, files, options: dungeon_of_doom_map(form, files, options),
         test_option_keys=("dice", "start_positions"),
+        # Leaving kills your adventurer: no key (the page asks for a second, explicit click).
         keys={
-            "pickup": ("p", None), "end_turn": ("e", None),
+            "pickup": ("p", None), "end_turn": ("e", None), "leave": (None, None),
             **{f"attack:{d}": (f"Shift+{arrow}", f"Shift+{letter}") for d, arrow, letter in
                (("N", "ArrowUp", "w"), ("E", "ArrowRight", "d"), ("S", "ArrowDown", "s"), ("W", "ArrowLeft", "a"))},
         },
@@ -233,18 +244,32 @@ GAMES: tuple[GameEntry, ...] = (
 MAP_UPLOAD_MAX = 12 * 1024
 
 
+def dungeon_cards_board(options: dict) -> None:
+    """Dungeon Cards' board: a preset of the rules (§2.2) or a custom width and height.
+
+    A width or height changed beside a preset would be silently ignored, so it is refused instead
+    (the fields show 10 until changed)."""
+    presets = rules_engine.get("dungeon-cards").data.BOARD_PRESETS
+    size = options.pop("board_size")
+    if size == "custom":
+        return
+    width, height = presets[size]
+    if options["board_width"] not in (width, 10) or options["board_height"] not in (height, 10):
+        raise InvalidAction("Board size: choose Custom to use a width and height of your own.")
+    options["board_width"], options["board_height"] = width, height
+
+
 def dungeon_of_doom_map(form, files, options: dict) -> None:
     """The Dungeon of Doom's map: a shipped one, a fresh random one (S/M/L), or the player's own file."""
-    from rules_engine.games.dungeon_of_doom import generate_map, shipped_maps
+    from rules_engine.games.dungeon_of_doom import parse_map, shipped_maps
 
     choice = str(form.get("map_choice") or "lantern-gallery")
     shipped = shipped_maps()
     if choice in shipped:
         options["map"] = shipped[choice]
     elif choice in {"random-S", "random-M", "random-L"}:
-        import secrets
-
-        options["map"] = generate_map(secrets.randbits(62), choice[-1])
+        # The engine draws it from the game's secret seed: labelled "random", and fresh on play again.
+        options["random_map"] = choice[-1]
     elif choice == "custom":
         upload = files.get("map_file") if files else None
         text = ""
@@ -252,10 +277,11 @@ def dungeon_of_doom_map(form, files, options: dict) -> None:
             raw = upload.read(MAP_UPLOAD_MAX + 1)
             if len(raw) > MAP_UPLOAD_MAX:
                 raise InvalidAction("That map file is too large (12 KB at most).")
-            try:
+            if raw:
+                # The engine's parser reads the bytes, so an error names the line (also the first
+                # one that is not UTF-8 text); the engine checks the text again when the game starts.
+                parse_map(raw)
                 text = raw.decode("utf-8")
-            except UnicodeDecodeError:
-                raise InvalidAction("That map file is not plain text (UTF-8).") from None
         text = text or str(form.get("map_text") or "")
         if not text.strip():
             raise InvalidAction("Paste a map or choose a map file, or pick one of our maps.")

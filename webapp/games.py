@@ -70,15 +70,23 @@ def entries_after(entries: list, seen: int | None) -> list:
     return entries[seen:]
 
 
-def seat_rows(game: play.LoadedGame, now: float) -> list[dict]:
-    """The table's seats for the roster: name, presence, and seconds left before an absent seat is dropped."""
-    from .presence import GRACE_SECONDS
+def seat_rows(game: play.LoadedGame, now: float, viewer: str | None = None) -> list[dict]:
+    """The table's seats for the roster: name, presence, and seconds left before an absent seat is dropped.
+
+    The viewer's own request counts as presence (10.6: an open socket *or* a request in the last
+    60 s), so a seat playing over plain HTTP is not dropped. Its ``last_seen`` is written only
+    when older than REQUEST_SEEN_EVERY seconds: a busy page does not write on every request."""
+    from .presence import GRACE_SECONDS, REQUEST_SEEN_EVERY
 
     rows = []
     for s in store().seats(game.id):
+        last_seen = s.last_seen
+        if s.seat == viewer and not s.gone and now - last_seen >= REQUEST_SEEN_EVERY:
+            store().seen([(game.id, s.seat)])
+            last_seen = now
         drop_in = None
         if game.record.status == "running" and not s.connected and not s.gone:
-            drop_in = max(0, int(s.last_seen + GRACE_SECONDS - now))
+            drop_in = max(0, int(last_seen + GRACE_SECONDS - now))
         rows.append({"seat": s.seat, "name": s.name, "connected": s.connected, "gone": s.gone, "drop_in": drop_in,
                      "host": game.record.lobby.get("host") == s.seat})
     return rows
@@ -102,7 +110,7 @@ def render_game(game: play.LoadedGame, seat: str | None, *, flash: str | None = 
     if not entry.solo:
         from .presence import ticket_for
 
-        seats = seat_rows(game, now)
+        seats = seat_rows(game, now, viewer=seat)
         names = {row["seat"]: row["name"] for row in seats}
         context.update(
             seats=seats,

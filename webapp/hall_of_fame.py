@@ -1,12 +1,20 @@
 """The Hall of Fame of Dungeon Cards (rules §7.3): every escape, kept across games.
 
 The engine writes each game's entries into its state (``state["hall_of_fame"]``, without a date:
-the engine knows no clock). A listener in ``play.AFTER_ACTION`` copies every new entry into the
-``hall_of_fame`` table, with the player's name at the table and the date, once the action that
-wrote it is stored. The page lists them, ranked as §7.3 says or sorted by any column.
+the engine knows no clock). A writer in ``play.IN_TRANSACTION`` copies every new entry into the
+``hall_of_fame`` table, with the player's name at the table and the date, in the same transaction
+that stores the action that wrote it: the escape and its entry land together or not at all, so no
+crash or error after the commit can lose an entry. The page lists them, ranked as §7.3 says or
+sorted by any column.
+
+A stacked deal (the ``deck`` option, "Keep the stacked order" shuffles, scripted dice) can be
+built to guarantee an escape. §7.3 still gives such an escape its entry, but it is marked as a
+set deal and kept out of the ranking: the page lists it only when asked, tagged "set deal".
 
 >>> list(SORTS)[:3]
 ['rank', 'name', 'class']
+>>> is_set_deal({"deck": ["3C"]}), is_set_deal({"shuffles": "stacked"}), is_set_deal({"turn_mode": "single_draw"})
+(True, True, False)
 """
 
 from __future__ import annotations
@@ -17,12 +25,11 @@ import time
 
 from flask import Blueprint, current_app, render_template, request
 from sqlalchemy import Column, Float, ForeignKey, Integer, String, Table, Text, UniqueConstraint, func, insert, select
-from sqlalchemy.exc import IntegrityError
 
 import rules_engine
 
-from .play import AFTER_ACTION
-from .store import metadata
+from .play import IN_TRANSACTION
+from .store import metadata, seats
 
 log = logging.getLogger("delve.hall_of_fame")
 
@@ -51,6 +58,8 @@ if hall_of_fame is None:  # a second import of this module (doctest collection) 
         Column("mods", Text, nullable=False),  # JSON list of the mods in use
         Column("party_size", Integer, nullable=False),
         Column("created_at", Float, nullable=False),
+        # 1: the game was dealt from a stacked deck or stacked shuffles; kept out of the ranking.
+        Column("set_deal", Integer, nullable=False, server_default="0"),
         # One entry per character and game: recording is idempotent.
         UniqueConstraint("game_id", "seat", name="uq_hall_of_fame_game_seat"),
     )
@@ -84,18 +93,28 @@ _RANKING = (hall_of_fame.c.level.desc(), hall_of_fame.c.lives.desc(), hall_of_fa
             hall_of_fame.c.created_at.asc(), hall_of_fame.c.id.asc())
 
 
-def record_escapes(store, game, seat, action, new_state, version) -> None:
-    """``play.AFTER_ACTION`` listener: store the Hall of Fame entries this action wrote."""
+def is_set_deal(options: dict) -> bool:
+    """Whether a game's cards (or dice) were set by its creator rather than shuffled by the server."""
+    return bool(options.get("deck")) or options.get("shuffles") == "stacked" or bool(options.get("d20_rolls"))
+
+
+def record_escapes(conn, game, seat, action, new_state, now) -> None:
+    """``play.IN_TRANSACTION`` writer: store the Hall of Fame entries this action wrote, on the
+    connection (and in the transaction) that stores the action."""
     if game.record.slug != SLUG or not isinstance(new_state, dict):
         return
     before = len((game.state or {}).get("hall_of_fame", []))
     fresh = new_state.get("hall_of_fame", [])[before:]
     if not fresh:
         return
-    names = {s.seat: s.name for s in store.seats(game.id)}
-    now = time.time()
+    names = dict(conn.execute(select(seats.c.seat, seats.c.name).where(seats.c.game_id == game.id)).all())
+    recorded = set(conn.execute(select(hall_of_fame.c.seat).where(hall_of_fame.c.game_id == game.id)).scalars())
+    set_deal = 1 if is_set_deal(game.record.options) else 0
     for entry in fresh:
-        row = dict(
+        if entry["player"] in recorded:  # never twice for one character and game
+            log.info("hall of fame entry for %s in %s already recorded", entry["player"], game.id)
+            continue
+        conn.execute(insert(hall_of_fame).values(
             game_id=game.id,
             seat=entry["player"],
             name=names.get(entry["player"], entry["player"]),
@@ -112,33 +131,29 @@ def record_escapes(store, game, seat, action, new_state, version) -> None:
             mods=json.dumps(entry.get("mods", [])),
             party_size=entry.get("party_size", 1),
             created_at=now,
-        )
-        try:
-            with store.engine.begin() as conn:
-                conn.execute(insert(hall_of_fame).values(**row))
-        except IntegrityError:  # already recorded (a retried request): nothing to add
-            log.info("hall of fame entry for %s in %s already recorded", entry["player"], game.id)
+            set_deal=set_deal,
+        ))
 
 
-def _safe_record(*args) -> None:
-    # The action is already stored when listeners run: a Hall of Fame hiccup must not turn a
-    # good move into an error page.
-    try:
-        record_escapes(*args)
-    except Exception:
-        log.exception("could not record a Hall of Fame entry")
+if record_escapes.__name__ not in {getattr(writer, "__name__", "") for writer in IN_TRANSACTION}:
+    IN_TRANSACTION.append(record_escapes)
 
 
-if not any(getattr(listener, "__name__", "") == "_safe_record" for listener in AFTER_ACTION):
-    AFTER_ACTION.append(_safe_record)
-
-
-def entries(store, *, sort: str = "rank", direction: str = "desc", limit: int = SHOWN) -> list[dict]:
-    """Hall of Fame rows as plain dicts, each with its §7.3 ``rank``, sorted by ``sort`` (ties by rank)."""
-    ranked = select(hall_of_fame, func.row_number().over(order_by=_RANKING).label("rank")).subquery()
+def entries(store, *, sort: str = "rank", direction: str = "desc", limit: int = SHOWN,
+            set_deals: bool = False) -> list[dict]:
+    """Hall of Fame rows as plain dicts, sorted by ``sort`` (ties by rank). Each has its §7.3
+    ``rank`` among the shuffled deals; set deals are left out unless ``set_deals`` (then listed
+    after the others, with no rank)."""
+    ranked = select(
+        hall_of_fame,
+        func.row_number().over(partition_by=hall_of_fame.c.set_deal, order_by=_RANKING).label("rank"),
+    )
+    if not set_deals:
+        ranked = ranked.where(hall_of_fame.c.set_deal == 0)
+    ranked = ranked.subquery()
     columns = {name: ranked.c[col.name] for name, col in _COLUMNS.items()}
     first = columns.get(sort)
-    ordering = [ranked.c.rank.asc()]
+    ordering = [ranked.c.set_deal.asc(), ranked.c.rank.asc()]
     if first is not None:
         ordering.insert(0, first.asc() if direction == "asc" else first.desc())
     with store.engine.connect() as conn:
@@ -146,6 +161,9 @@ def entries(store, *, sort: str = "rank", direction: str = "desc", limit: int = 
     out = []
     for row in rows:
         item = dict(row)
+        item["set_deal"] = bool(row["set_deal"])
+        if item["set_deal"]:
+            item["rank"] = None
         item["bosses"] = json.loads(row["bosses"] or "[]")
         item["mods"] = json.loads(row["mods"] or "[]")
         item["date"] = time.strftime("%Y-%m-%d", time.gmtime(row["created_at"]))
@@ -163,9 +181,11 @@ def page():
     if direction not in ("asc", "desc"):
         # Natural first directions: names and classes A→Z, turns fewest first, the rest highest first.
         direction = "asc" if sort in ("name", "class", "turns") else "desc"
+    set_deals = request.args.get("deals") == "all"
     return render_template(
         "dungeon_cards/hall_of_fame.html",
-        rows=entries(store, sort=sort, direction=direction),
+        rows=entries(store, sort=sort, direction=direction, set_deals=set_deals),
+        set_deals=set_deals,
         sort=sort,
         direction=direction,
         sorts=SORTS,

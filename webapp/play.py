@@ -41,8 +41,15 @@ class LoadedGame:
         return self.record.version
 
     def advanced(self, version: int, revision: int, state: dict) -> LoadedGame:
-        """This game after one of our own actions landed: no need to read it back from the store."""
-        return LoadedGame(dataclasses.replace(self.record, version=version, revision=revision), self.rules, state)
+        """This game after one of our own actions landed: no need to read it back from the store.
+
+        The turn clock moves on with it (as ``act`` stored it), so the page answering the action
+        shows the new decision's countdown, not the one that just ended."""
+        changes = dict(version=version, revision=revision)
+        clock = clock_after(self.rules, state, self.record, time.time())
+        if clock is not None:
+            changes.update(turn_key=clock[0], turn_started_at=clock[1], turn_deadline=clock[2])
+        return LoadedGame(dataclasses.replace(self.record, **changes), self.rules, state)
 
 
 def load_game(store: Store, game_id: str) -> LoadedGame | None:
@@ -148,8 +155,13 @@ def clock_after(rules, state, record: GameRecord | None, now: float) -> tuple[st
 
 
 AFTER_ACTION: list = []
-"""Listeners ``(store, game, seat, action, new_state, version)`` run after an action is stored
-(e.g. the Hall of Fame recording an escape). Register with ``AFTER_ACTION.append``."""
+"""Listeners ``(store, game, seat, action, new_state, version)`` run after an action is stored.
+Register with ``AFTER_ACTION.append``. What must never be lost belongs in IN_TRANSACTION."""
+
+IN_TRANSACTION: list = []
+"""Writers ``(conn, game, seat, action, new_state, now)`` run inside the transaction that stores
+an action (e.g. the Hall of Fame entry of an escape): they land with the action or, if one fails,
+neither does. Register with ``IN_TRANSACTION.append``."""
 
 
 def act(store: Store, game: LoadedGame, seat: str, action: dict, *, by_server: bool = False) -> tuple[int, dict]:
@@ -161,6 +173,11 @@ def act(store: Store, game: LoadedGame, seat: str, action: dict, *, by_server: b
     if not by_server and action.get("type") in getattr(game.rules, "server_actions", ()):
         raise rules_engine.InvalidAction("That action is applied by the server, not by players.")
     new_state = _apply(game, seat, action)
+
+    def write_with_it(conn, now: float) -> None:
+        for writer in IN_TRANSACTION:
+            writer(conn, game, seat, action, new_state, now)
+
     version = store.append(
         game.id,
         expected_version=game.version,
@@ -169,6 +186,7 @@ def act(store: Store, game: LoadedGame, seat: str, action: dict, *, by_server: b
         snapshot=game.rules.dump(new_state),
         result=game.rules.result(new_state),
         clock=clock_after(game.rules, new_state, game.record, time.time()),
+        also=write_with_it if IN_TRANSACTION else None,
     )
     for listener in AFTER_ACTION:
         listener(store, game, seat, action, new_state, version)

@@ -23,6 +23,8 @@ from .store import StaleVersion, Store
 log = logging.getLogger("delve.presence")
 
 GRACE_SECONDS = 60.0
+REQUEST_SEEN_EVERY = 5.0
+"""A seated request refreshes ``last_seen`` only when it is older than this (webapp.games.seat_rows)."""
 HEARTBEAT_SECONDS = 10.0
 TICK_SECONDS = 1.0
 TICKET_MAX_AGE = 7 * 24 * 3600

@@ -265,10 +265,12 @@ class Store:
         snapshot: dict,
         result: dict | None,
         clock: tuple[str | None, float | None, float | None] | None = None,
+        also=None,
     ) -> int:
         """Append one action as ``seq = expected_version + 1``; the new version, or StaleVersion.
 
-        ``clock`` = (turn key, turn started at, deadline) to store with it, for multiplayer games."""
+        ``clock`` = (turn key, turn started at, deadline) to store with it, for multiplayer games;
+        ``also(conn, now)`` writes more rows in the same transaction (all land, or none)."""
         now = time.time()
         new_version = expected_version + 1
         values = dict(
@@ -295,6 +297,8 @@ class Store:
                         game_id=game_id, seq=new_version, seat=seat, action=_json(action), created_at=now
                     )
                 )
+                if also is not None:
+                    also(conn, now)
         except (IntegrityError, StaleVersion):
             raise StaleVersion(self.version(game_id) or 0) from None
         return new_version

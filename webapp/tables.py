@@ -120,6 +120,9 @@ def lobby_choice(game_id: str):
         allowed = {str(v) for v, _label in field.choices}
         if raw not in allowed:
             abort(400, description=f"{field.label}: choose one of the listed options.")
+        problem = _choice_problem(game, field.name, raw, len(store().seats(game_id)))
+        if problem:
+            abort(422, description=f"{field.label}: {problem}.")
         if field.name in entry.unique_lobby_fields and any(
             other.get(field.name) == raw for other_seat, other in choices.items() if other_seat != seat
         ):
@@ -132,6 +135,13 @@ def lobby_choice(game_id: str):
         abort(409, description="The table changed at the same moment; please choose again.")
     _ring(game_id)
     return _back(game_id)
+
+
+def _choice_problem(game, field: str, value: str, seats: int) -> str | None:
+    """The rules' objection to a waiting-room choice at a table of ``seats`` (e.g. Dungeon Cards'
+    ruling 55: no Mage or Healer for a lone player), from the engine's optional hook."""
+    check = getattr(game.rules, "lobby_choice_problem", None)
+    return check(field, value, seats) if check else None
 
 
 @bp.post("/g/<game_id>/start")
@@ -173,9 +183,16 @@ def leave_table(game_id: str):
     game, seat = _seated_in_waiting_room(game_id)
     store().remove_seat(game_id, seat)
     lobby = dict(game.record.lobby)
-    lobby.setdefault("choices", {}).pop(seat, None)
+    choices = {k: dict(v) for k, v in lobby.get("choices", {}).items() if k != seat}
+    remaining = store().seats(game_id)
+    # A choice the smaller table no longer allows is cleared, to be made again (ruling 55 of
+    # Dungeon Cards: the last player left holding the Mage or the Healer chooses again).
+    for mine in choices.values():
+        for name, value in list(mine.items()):
+            if _choice_problem(game, name, value, len(remaining)):
+                del mine[name]
+    lobby["choices"] = choices
     if lobby.get("host") == seat:
-        remaining = store().seats(game_id)
         lobby["host"] = remaining[0].seat if remaining else None
     store().set_lobby(game_id, lobby, expected_revision=store().revision(game_id))
     _ring(game_id)

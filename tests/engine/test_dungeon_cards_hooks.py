@@ -1,5 +1,6 @@
-"""Dungeon Cards' hooks for the web layer: the public path of every move (for the animation)
-and the server's ``absent`` action (presence), with the rules they must not bend."""
+"""Dungeon Cards' hooks for the web layer: the public path of every move (for the animation),
+the server's ``absent`` action (presence), the party's turn clock and its ``timeout`` defaults,
+and the waiting room's class check, with the rules they must not bend."""
 
 from __future__ import annotations
 
@@ -7,7 +8,8 @@ import pytest
 
 from rules_engine import IllegalAction, InvalidAction
 from rules_engine.games import dungeon_cards as dc
-from rules_engine.games.dungeon_cards.testing import act, given, where
+from rules_engine.games.dungeon_cards import clock
+from rules_engine.games.dungeon_cards.testing import act, given, stats, where
 
 
 def moves(state, seat=None):
@@ -75,10 +77,9 @@ class TestMovePayload:
 
 
 class TestAbsent:
-    def test_hooks_are_declared_and_there_is_no_turn_clock(self):
-        assert dc.absence_action == {"type": "absent"}
-        assert "absent" in dc.server_actions
-        assert not hasattr(dc, "turn_clock")  # the rules give turns no time limit
+    def test_the_server_actions_are_absent_and_timeout(self):
+        assert dc.absence_action == {"type": "absent"} and dc.timeout_action == {"type": "timeout"}
+        assert set(dc.server_actions) == {"absent", "timeout"}
         assert not hasattr(dc, "join_action")  # newcomers join in the lobby only
 
     def test_a_solo_game_waits_for_its_player(self):
@@ -130,3 +131,153 @@ class TestAbsent:
         s = dc.new_game(3, ["A", "B"], {})
         s = dc.apply(s, "B", dc.absence_action)
         assert s["players"] == ["A"]
+
+
+def timed_out(s, seat=None):
+    """The server's timeout, sent as the clock's seat; the input state is left as it was."""
+    before = dc.dump(s)
+    new = dc.apply(s, seat or dc.turn_clock(s)["seat"], dc.timeout_action)
+    assert dc.dump(s) == before
+    return new
+
+
+def refused(s, seat, action, error=IllegalAction, match=None):
+    before = dc.dump(s)
+    with pytest.raises(error, match=match):
+        dc.apply(s, seat, action)
+    assert dc.dump(s) == before
+
+
+class TestTurnClock:
+    def test_a_party_decision_is_timed_by_the_option_and_the_default_is_90_seconds(self):
+        s = given([("A", "ninja"), ("B", "tank")], deck=["3C", "2D"])
+        assert dc.turn_clock(s) == {"seat": "A", "number": "1.turn", "seconds": 90}
+        s = given([("A", "ninja"), ("B", "tank")], deck=["3C", "2D"], turn_seconds=30)
+        assert dc.turn_clock(s)["seconds"] == 30
+        s = act(s, "A", "draw_card")
+        assert dc.turn_clock(s) == {"seat": "B", "number": "2.turn", "seconds": 30}
+
+    @pytest.mark.parametrize("seconds", [29, 301, -1, "90", 90.0, True, None])
+    def test_the_time_limit_is_no_limit_or_30_to_300_seconds(self, seconds):
+        with pytest.raises(InvalidAction, match="turn_seconds"):
+            dc.new_game(1, ["A", "B"], {"turn_seconds": seconds})
+        for fine in (0, 30, 300):
+            assert dc.new_game(1, ["A", "B"], {"turn_seconds": fine})["options"]["turn_seconds"] == fine
+
+    def test_solo_games_the_lobby_and_finished_games_are_never_timed(self):
+        solo = given([("P", "swordsman")], deck=["3C"])
+        assert dc.turn_clock(solo) is None
+        refused(solo, "P", dc.timeout_action, match="timed")
+        lobby = dc.new_game(1, ["A", "B"], {})
+        assert lobby["status"] == "lobby" and dc.turn_clock(lobby) is None
+        refused(lobby, "A", dc.timeout_action, match="timed")
+        setup = dc.new_game(1, ["A", "B"], {"classes": {"A": "ninja", "B": "tank"}, "marker_placement": "manual"})
+        assert setup["phase"] == "placing_markers" and dc.turn_clock(setup) is None
+        over = given([("A", "ninja"), ("B", "tank")], deck=["7D"])  # up 7 onto the Exit: a team victory
+        over = act(over, "A", "draw_card")
+        assert over["status"] == "finished" and dc.turn_clock(over) is None
+        refused(over, "A", dc.timeout_action, match="over")
+
+    def test_no_limit_keeps_the_clock_but_never_times_out(self):
+        s = given([("A", "ninja"), ("B", "tank")], deck=["3C"], turn_seconds=0)
+        assert dc.turn_clock(s)["seconds"] == 0
+        refused(s, "A", dc.timeout_action, match="no time limit")
+
+    def test_only_the_clocks_seat_times_out_and_players_are_never_offered_it(self):
+        s = given([("A", "mage"), ("B", "tank")], deck=["3C"])
+        refused(s, "B", dc.timeout_action, match="whose turn")
+        refused(s, "Z", dc.timeout_action)
+        refused(s, "A", {"type": "timeout", "seconds": 0}, InvalidAction)
+        for seat in ("A", "B"):
+            assert all(a["type"] not in dc.server_actions for a in dc.legal_actions(s, seat))
+
+    def test_a_timed_out_turn_is_the_basic_draw_even_for_the_mage(self):
+        s = given([("A", "mage"), ("B", "tank")], deck=["3C", "2D"])
+        s = timed_out(s)
+        assert where(s, "A") == [8, 1] and s["last_spell"] is None and s["discard"] == ["3C"]
+        assert s["turn"]["current"] == "B"
+        assert [e["text"] for e in s["log"] if e["event"] == "timed_out"] == [
+            "Time is up for A: the default choice is made."]
+
+    def test_one_clock_for_the_join_decisions_and_the_ones_still_owed_stay_out(self):
+        deck = ["JH", "2C", "9D", "8D", "3S", "7H", "8S"]
+        s = given([("A", "swordsman"), ("B", "tank"), ("C", "rogue")], deck=deck)
+        s = act(s, "A", "draw_card")
+        clock_before = dc.turn_clock(s)
+        assert clock_before == {"seat": "A", "number": "1.join.0", "seconds": 90}
+        s = act(s, "B", "join_combat", join=True)
+        assert dc.turn_clock(s) == clock_before  # the group's clock does not restart
+        refused(s, "B", dc.timeout_action, match="whose turn")
+        s = timed_out(s)
+        assert s["combat"]["join_answers"] == {"B": True, "C": False}
+        assert s["combat"]["fighters"] == ["A", "B"] and s["phase"] == "awaiting_combat_draw"
+        assert dc.turn_clock(s)["number"] == "1.draw.1"
+
+    def test_the_draw_signal_and_a_helpers_critical_hit_default_to_a_plain_draw(self):
+        deck = ["JH", "2C", "9D", "8D", "3S", "7H", "8S"]
+        s = given([("A", "swordsman"), ("B", "rogue")], deck=deck)
+        s = act(s, "A", "draw_card")
+        s = act(s, "B", "join_combat", join=True)
+        assert {a["seat"]: a["actions"] for a in dc.view(s, None)["awaiting"]} == {
+            "A": ["combat_draw"], "B": ["critical_hit"]}
+        s = timed_out(s)
+        c = s["combat"]
+        assert c["exchange_number"] == 2 and not c["crit_used"] and c["last_exchange"]["crit_cards"] == []
+        assert c["last_exchange"]["fighter_cards"] == {"A": ["9D"], "B": ["8D"]} and c["boss_lives"] == 1
+
+    def test_every_reward_still_owed_is_lives_and_the_athletes_dash_is_declined(self):
+        deck = ["JH", "2C", "9D", "8D", "3S", "7H", "8S", "4C"]
+        s = given([("A", "swordsman"), ("B", "athlete")], deck=deck)
+        s = act(s, "A", "draw_card")
+        s = act(s, "B", "join_combat", join=True)
+        s = act(s, "A", "combat_draw")
+        s = act(s, "A", "combat_draw")
+        assert s["phase"] == "awaiting_reward" and s["combat"]["pending_rewards"] == ["A", "B"]
+        number = dc.turn_clock(s)["number"]
+        s = act(s, "A", "choose_stat", stat="speed")
+        assert dc.turn_clock(s)["number"] == number
+        s = timed_out(s)
+        assert stats(s, "A") == (2, 10, 10, 1) and stats(s, "B") == (2, 11, 11, 0)
+        assert s["phase"] == "awaiting_dash" and s["combat"]["dash"] == {"athlete": "B", "card": "4C"}
+        assert dc.turn_clock(s)["seat"] == "A"  # still the challenger's turn
+        s = timed_out(s)
+        assert where(s, "B") == [5, 1] and s["discard"][-1] == "4C"
+        assert s["combat"] is None and s["turn"]["current"] == "B"
+
+    def test_fortune_telling_keeps_the_drawn_card(self):
+        s = given([("M", "mage"), ("X", "tank")], deck=["9H", "4D"])
+        s = act(s, "M", "cast_spell", spell="fortune_telling")
+        s = act(s, "X", "draw_card")
+        assert s["phase"] == "awaiting_fortune"
+        s = timed_out(s)
+        assert where(s, "X") == [1, 1] and "4D" in s["deck"][:1]  # moved left 9 (to the edge) with 9H
+
+    def test_hand_mode_plays_the_oldest_card_and_discards_the_newest(self):
+        deck = ["2C", "3C", "4C", "5D", "6D", "7D", "8S", "AH"]
+        s = given([("M", "mage"), ("X", "rogue")], deck=deck, turn_mode="three_card_hand")
+        s = act(s, "M", "cast_spell", spell="good_luck")
+        s = act(s, "X", "draw_card")
+        assert s["characters"][1]["hand"] == ["5D", "6D", "7D", "8S", "AH"] and s["phase"] == "awaiting_play"
+        s = timed_out(s)
+        assert where(s, "X") == [5, 6] and s["phase"] == "awaiting_hand_discard"
+        s = timed_out(s)
+        assert s["characters"][1]["hand"] == ["6D", "7D", "8S"] and s["discard"][-1] == "AH"
+        assert s["turn"]["current"] == "M"
+
+    def test_the_default_of_every_awaited_seat_is_one_of_its_legal_actions(self):
+        deck = ["JH", "2C", "9D", "8D", "3S", "7H", "8S", "4C"]
+        s = given([("A", "rogue"), ("B", "athlete"), ("C", "mage")], deck=deck)
+        for step in [("A", "draw_card", {}), ("B", "join_combat", {"join": True}), ("C", "join_combat", {"join": True}),
+                     ("A", "combat_draw", {"critical_hit": False})]:
+            for entry in dc.view(s, None)["awaiting"]:
+                assert clock.default_action(s, entry["seat"]) in dc.legal_actions(s, entry["seat"])
+            s = act(s, step[0], step[1], **step[2])
+
+
+class TestLobbyChoices:
+    def test_mage_and_healer_need_a_second_player_at_the_table(self):
+        assert dc.lobby_choice_problem("classes", "mage", 1) == "the Mage can only be chosen in a party of 2 or more"
+        assert dc.lobby_choice_problem("classes", "healer", 1)
+        assert dc.lobby_choice_problem("classes", "healer", 2) is None
+        assert dc.lobby_choice_problem("classes", "tank", 1) is None
+        assert dc.lobby_choice_problem("colour", "mage", 1) is None

@@ -93,11 +93,13 @@ class TestPartyCombat:
         assert s["phase"] == "awaiting_combat_draw" and s["combat"]["eligible_helpers"] == []
         s = act(s, "A", "combat_draw", critical_hit=False)
         assert char(s, "A")["status"] == "dead"
-        assert "fighters_lost" not in s["removed"] and s["removed"] == []
+        # The fight ends as fighters_lost (the only way its boss card goes to the discard pile), not
+        # as a victory: nothing is removed and nobody levels up.
+        assert events(s, "combat_ended") == ["No fighter is left: the King goes to the discard pile."]
+        assert s["removed"] == [] and stats(s, "A")[0] == 1 and char(s, "A")["bosses_defeated"] == []
         assert s["deck"][-3:] == ["8C", "3H", "KD"] and s["discard"] == []
         assert s["combat"] is None and s["turn"]["current"] == "B"
         assert dc.result(s) is None and s["hall_of_fame"] == []
-        assert any("discard pile" in t for t in events(s, "combat_ended"))
 
     def test_s20_party_royal_barrage_slot_major_order_and_guard_break(self):
         deck = ["KH", "2C", "5C", "6C", "3C", "7C", "8C", "9D", "4D", "6D", "2H", "4H", "10H", "3S", "AS", "5S"]

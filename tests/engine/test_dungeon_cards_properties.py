@@ -3,8 +3,9 @@
 Random legal play never crashes and always ends; after every step the 52 cards are all in one
 place each, ``dump``/``load`` round-trips, the input state is untouched, every listed legal action
 is accepted, and no view shows the seed or depends on hidden cards. Replaying the actions from
-the same seed and options gives the live state; random illegal or malformed actions raise and
-change nothing.
+the same seed and options gives the live state, server timeouts included; random actions are
+accepted exactly when they are legal, and otherwise raise and change nothing; a timeout's default
+for every seat it answers for is one of that seat's legal actions.
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ from hypothesis import strategies as st
 from rules_engine import IllegalAction, InvalidAction
 from rules_engine.cards import standard_deck
 from rules_engine.games import dungeon_cards as dc
-from rules_engine.games.dungeon_cards.actions import ACTIONS
+from rules_engine.games.dungeon_cards import clock
+from rules_engine.games.dungeon_cards.actions import ACTIONS, parse
 from rules_engine.games.dungeon_cards.data import CLASSES, PARTY_ONLY
 from rules_engine.games.dungeon_cards.deck import all_cards
 
@@ -57,6 +59,10 @@ def games(draw, min_players=1, max_players=5):
 
 
 def pick(rng, state, players):
+    """A random legal action; now and then, in a timed party decision, the server's timeout."""
+    timer = dc.turn_clock(state)
+    if timer and timer["seconds"] and rng.random() < 0.1:
+        return timer["seat"], dict(dc.timeout_action)
     moves = [(p, a) for p in players for a in dc.legal_actions(state, p)]
     assert moves, (state["status"], state["phase"])
     stay = [m for m in moves if m[1]["type"] != "leave_game"]
@@ -165,6 +171,17 @@ PARAM_VALUES = {
 }
 
 
+def canonical(action):
+    """An action as ``apply`` understands it: parsed, the optional Critical Hit spelled out, and a
+    discard's cards in any order."""
+    kind, params = parse(action)
+    if kind == "combat_draw":
+        params.setdefault("critical_hit", False)
+    if kind == "discard_to_limit":
+        params["cards"] = sorted(params["cards"])
+    return json.dumps({"type": kind, **params}, sort_keys=True)
+
+
 def random_action(rng):
     kind = rng.choice(list(ACTIONS) + ["fly", None])
     action = {"type": kind}
@@ -187,14 +204,26 @@ def test_random_actions_are_accepted_or_change_nothing(game, probe_seed):
         if dc.result(state) is not None:
             break
         before = dc.dump(state)
+        legal_now = {seat: {canonical(a) for a in dc.legal_actions(state, seat)} for seat in players + ["outsider"]}
+        if dc.turn_clock(state):
+            for entry in dc.view(state, None)["awaiting"]:
+                assert canonical(clock.default_action(state, entry["seat"])) in legal_now[entry["seat"]]
         for _ in range(8):
             seat = rng.choice(players + ["outsider"])
             action = random_action(rng)
+            legal = legal_now[seat]
             try:
                 new = dc.apply(state, seat, action)
-            except (InvalidAction, IllegalAction) as err:
+            except InvalidAction as err:
                 assert str(err)
+            except IllegalAction as err:
+                assert str(err) and canonical(action) not in legal, (seat, action)
             else:
+                if action["type"] == "update_options":
+                    # Options are too many to list: the host may change valid ones in the lobby.
+                    assert seat == state["host"] and state["status"] == "lobby"
+                else:
+                    assert canonical(action) in legal, (seat, action)
                 assert Counter(all_cards(new)) == FULL_DECK or not new["characters"]
             assert dc.dump(state) == before
         seat, action = pick(chooser, state, players)

@@ -149,6 +149,8 @@ class TestSetup:
         assert s["phase"] == "placing_markers"
         rejected(s, "P", {"type": "choose_start", "square": [5, 5]}, match="edge")
         rejected(s, "P", {"type": "choose_start", "square": [1, 5]}, match="redirect")
+        for off in ([1, 11], [0, 4], [11, 1]):  # "on an edge" only counts on the board
+            rejected(s, "P", {"type": "choose_start", "square": off}, match="off the 10×10 board")
         assert {"type": "choose_start", "square": [1, 5]} not in dc.legal_actions(s, "P")
         s = act(s, "P", "choose_start", square=[10, 4])
         assert s["status"] == "playing" and where(s, "P") == [10, 4]
@@ -156,6 +158,8 @@ class TestSetup:
     def test_manual_markers_exits_first(self):
         s = dc.new_game(1, ["P"], {"classes": {"P": "ninja"}, "marker_placement": "manual", "exit_count": 2})
         rejected(s, "P", {"type": "place_marker", "kind": "pit", "square": [2, 2]}, match="Exit first")
+        for off in ([10, 11], [0, 0], [-3, 2]):
+            rejected(s, "P", {"type": "place_marker", "kind": "exit", "square": off}, match="off the 10×10 board")
         s = act(s, "P", "place_marker", kind="exit", square=[2, 2])
         s = act(s, "P", "place_marker", kind="exit", square=[3, 2])
         assert all(a["kind"] == "pit" for a in dc.legal_actions(s, "P") if a["type"] == "place_marker")

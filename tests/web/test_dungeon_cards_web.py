@@ -14,6 +14,7 @@ import pytest
 import rules_engine
 from webapp import hall_of_fame, play, presence, socketio
 from webapp import seats as seat_tokens
+from webapp.store import games as store_games
 
 rules = rules_engine.get("dungeon-cards")
 NAMES = ["Ann", "Bob", "Cy", "Di", "Ed"]
@@ -113,14 +114,21 @@ class TestTable:
         body = seat_client().get("/").get_data(as_text=True)
         card = body.split('id="game-dungeon-cards"', 1)[1].split("</li>", 1)[0]
         assert "Open a Dungeon Cards table" in card
-        for field in ["turn_mode", "board_width", "board_height", "exit_count", "pit_count", "random_stop_walls",
-                      "random_redirects", "potion_roll", "draw_stats", "after_first_escape", "deck", "shuffles"]:
+        for field in ["turn_mode", "board_size", "board_width", "board_height", "exit_count", "pit_count",
+                      "random_stop_walls", "random_redirects", "potion_roll", "draw_stats", "after_first_escape",
+                      "turn_seconds", "deck", "shuffles"]:
             assert f'name="{field}"' in card, field
+        # The rules' board presets (§2.2) are a select, from the engine's data.
+        sizes = card.split('name="board_size"', 1)[1].split("</select>", 1)[0]
+        assert re.findall(r'<option value="([a-z]+)"', sizes) == [*rules.data.BOARD_PRESETS, "custom"]
+        assert "Large 20 × 10" in sizes and "Huge 20 × 20" in sizes
+        times = card.split('name="turn_seconds"', 1)[1].split("</select>", 1)[0]
+        assert '<option value="90" selected>' in times and '<option value="0">No limit' in times
         assert "Speed of 5 or more" in card  # Draw your Stats' warning
         assert "/hall-of-fame" in card
 
     def test_the_host_alone_starts_a_solo_game_with_the_chosen_options(self, app, seat_client):
-        t = Table(app, seat_client, ("tank",), markers=None, board_width="12", board_height="8",
+        t = Table(app, seat_client, ("tank",), markers=None, board_size="custom", board_width="12", board_height="8",
                   turn_mode="three_card_hand", potion_roll="on", exit_count="2")
         state = t.state()
         assert state["status"] == "playing" and state["players"] == ["p1"]
@@ -130,14 +138,36 @@ class TestTable:
         assert "dc-board cols-12" in page and "Your hand" in page
         assert "Give up" in page  # solo: leaving is giving up
 
-    def test_party_classes_are_distinct_and_the_mage_needs_a_party(self, app, seat_client):
-        t = Table(app, seat_client, ("mage",), start=False, markers=None)
-        refused = t.host.http.post(f"/g/{t.game_id}/start", data={"csrf_token": t.host.csrf})
-        assert refused.status_code == 409 and "party of 2 or more" in refused.get_data(as_text=True)
-        bob = seat_client()
-        bob.watch(t.game_id)
-        assert bob.http.post(f"/g/{t.game_id}/join", data={"csrf_token": bob.csrf, "name": "Bob"}).status_code == 303
-        t.clients["p2"] = bob
+    @pytest.mark.parametrize("size, expected", [("standard", (10, 10)), ("large", (20, 10)), ("huge", (20, 20))])
+    def test_the_board_presets_of_the_rules(self, app, seat_client, size, expected):
+        t = Table(app, seat_client, ("tank",), markers=None, board_size=size)
+        board = t.state()["board"]
+        assert (board["width"], board["height"]) == expected
+
+    def test_a_preset_refuses_a_width_it_would_ignore(self, seat_client):
+        host = seat_client()
+        host.get("/")
+        form = {"game": "dungeon-cards", "csrf_token": host.csrf, "board_size": "large", "board_width": "14"}
+        refused = host.http.post("/games", data=form)
+        assert refused.status_code == 400 and "choose Custom" in refused.get_data(as_text=True)
+
+    def test_a_lone_host_cannot_choose_the_mage_or_the_healer(self, app, seat_client):
+        # Ruling 55 / S27.1: a lobby holding one player refuses them, and its menu says so.
+        t = Table(app, seat_client, (None,), start=False, markers=None)
+        revision = t.store.revision(t.game_id)
+        for cls in ("mage", "healer"):
+            refused = t.choose("p1", cls)
+            assert refused.status_code == 422 and "party of 2 or more" in refused.get_data(as_text=True)
+        assert t.store.load(t.game_id).lobby["choices"] == {} and t.store.revision(t.game_id) == revision
+        page = t.host.get(f"/g/{t.game_id}").get_data(as_text=True)
+        for cls in ("mage", "healer"):
+            assert re.search(rf'<option value="{cls}" disabled>[^<]*\(needs more players\)', page), cls
+        assert re.search(r'<option value="tank">', page)
+        assert t.choose("p1", "tank").status_code == 303
+
+    def test_party_classes_are_distinct_and_the_party_classes_open_with_a_second_seat(self, app, seat_client):
+        t = Table(app, seat_client, (None, None), start=False, markers=None)
+        assert t.choose("p1", "mage").status_code == 303  # a table still forming, already two: a party
         taken = t.choose("p2", "mage")
         assert taken.status_code == 409 and "already chosen" in taken.get_data(as_text=True)
         assert t.choose("p2", "healer").status_code == 303
@@ -145,6 +175,21 @@ class TestTable:
         state = t.state()
         assert [c["class"] for c in state["characters"]] == ["mage", "healer"]
         assert state["players"] == ["p1", "p2"]
+
+    def test_the_last_player_left_holding_the_mage_chooses_again(self, app, seat_client):
+        t = Table(app, seat_client, ("mage", "tank"), start=False, markers=None)
+        bob = t.clients["p2"]
+        assert bob.http.post(f"/g/{t.game_id}/leave-table", data={"csrf_token": bob.csrf}).status_code == 303
+        assert t.store.load(t.game_id).lobby["choices"] == {"p1": {}}
+        page = t.host.get(f"/g/{t.game_id}").get_data(as_text=True)
+        assert '<option value="mage" disabled>' in page and " selected" not in page.split('name="classes"', 1)[1].split("</select>", 1)[0]
+        # Started without a class, the game page asks for one, and still not the Mage (the engine's lobby).
+        t.start()
+        page = t.page("p1")
+        assert "Choose your class" in page and {"type": "choose_class", "class": "tank"} in buttons(page)
+        assert not any(b.get("class") in ("mage", "healer") for b in buttons(page))
+        refused = t.act("p1", {"type": "choose_class", "class": "mage"}, expect=422)
+        assert "party of 2 or more" in refused.get_data(as_text=True)
 
     def test_a_seat_without_a_class_chooses_on_the_game_page(self, app, seat_client):
         t = Table(app, seat_client, ("ninja", None), markers=None)
@@ -264,14 +309,33 @@ class TestRealtime:
 
     def test_reconnect_within_the_grace_period_keeps_the_seat(self, app, seat_client):
         t = Table(app, seat_client, ("ninja", "tank", "rogue"), deck="3C 2D")
+        t.socket("p1")
+        t.socket("p3")
         sio = t.socket("p2")
         sio.disconnect()
+        gone_at = time.time()
         assert "connection lost" in t.page("p1")
-        presence.tick(t.store, now=time.time() + 30)  # inside the grace period
-        t.socket("p2")
-        presence.tick(t.store, now=time.time() + 30)
+        presence.tick(t.store, now=gone_at + 30)  # inside the grace period
+        t.socket("p2")  # the page comes back
+        # Past the grace the first disconnection started (and inside the turn's 90 s): without
+        # the reconnection, this tick would make Bob leave.
+        presence.tick(t.store, now=gone_at + presence.GRACE_SECONDS + 5)
         assert all(c["status"] == "active" for c in t.state()["characters"])
         assert [s.connected for s in t.store.seats(t.game_id) if s.seat == "p2"] == [True]
+        assert t.store.actions(t.game_id)[-1][2]["type"] == "place_marker"  # no absent, no timeout
+
+    def test_an_illegal_action_rings_nobody(self, app, seat_client):
+        t = Table(app, seat_client, ("ninja", "tank"), deck="3C 2D")
+        sockets = [t.socket("p1"), t.socket("p2"), t.socket()]
+        for sio in sockets:  # the rings of the connections themselves
+            sio.get_received()
+        revision = t.store.revision(t.game_id)
+        refused = t.act("p2", {"type": "draw_card"}, expect=422)  # not Bob's turn
+        assert "not your turn" in refused.get_data(as_text=True)
+        assert [received(sio) for sio in sockets] == [[], [], []]
+        assert t.store.revision(t.game_id) == revision
+        t.act("p1", {"type": "draw_card"})  # the same sockets do hear a real change
+        assert all(received(sio) for sio in sockets)
 
     def test_a_party_member_gone_beyond_the_grace_period_leaves_and_play_goes_on(self, app, seat_client):
         t = Table(app, seat_client, ("ninja", "tank", "rogue"), deck="3C 2D")
@@ -294,6 +358,66 @@ class TestRealtime:
         assert t.state()["characters"][0]["status"] == "active"
         t.act("p1", {"type": "draw_card"})
         assert t.where("p1") == [8, 1]
+
+
+class TestTurnClock:
+    def test_a_party_decision_times_out_with_its_default_and_rings_the_room(self, app, seat_client):
+        t = Table(app, seat_client, ("ninja", "tank"), deck="3C 2D", turn_seconds="60")
+        sockets = {seat: t.socket(seat) for seat in t.clients}  # both present: nobody is dropped
+        record = t.store.load(t.game_id)
+        assert record.turn_key == "p1:1.turn" and record.turn_deadline - record.turn_started_at == 60
+        page = t.page("p2")
+        assert re.search(r'Time left: <span data-countdown="(59|60)" class="countdown">', page)
+        presence.tick(t.store, now=record.turn_deadline - 1)
+        assert t.where("p1") == [5, 1]  # not yet
+        presence.tick(t.store, now=record.turn_deadline + 1)
+        assert t.store.actions(t.game_id)[-1][1:] == ("p1", {"type": "timeout"})
+        assert t.where("p1") == [8, 1] and t.state()["turn"]["current"] == "p2"  # 3C: the basic draw
+        assert t.store.load(t.game_id).turn_key == "p2:2.turn"
+        assert all(received(sio) for sio in sockets.values())
+        page = t.page("p1")
+        assert "Time is up for Ann: the default choice is made." in page and "Ann moves right 3" in page
+
+    def test_one_clock_for_helpers_deciding_together(self, app, seat_client):
+        t = Table(app, seat_client, ("swordsman", "tank", "rogue"), deck="JH 2C 9D 8D 3S 7H 8S")
+        for seat in t.clients:
+            t.socket(seat)
+        t.act("p1", {"type": "draw_card"})
+        first = t.store.load(t.game_id)
+        assert first.turn_key == "p1:1.join.0"
+        t.act("p2", {"type": "join_combat", "join": True})
+        after = t.store.load(t.game_id)
+        assert (after.turn_key, after.turn_started_at, after.turn_deadline) == \
+            (first.turn_key, first.turn_started_at, first.turn_deadline)
+        presence.tick(t.store, now=first.turn_deadline + 1)
+        combat = t.state()["combat"]
+        assert combat["join_answers"] == {"p2": True, "p3": False} and combat["fighters"] == ["p1", "p2"]
+
+    def test_the_answer_to_an_action_counts_down_the_next_decision(self, app, seat_client):
+        t = Table(app, seat_client, ("ninja", "tank"), deck="3C 2D")
+        with t.store.engine.begin() as conn:  # Ann's turn has 10 s left
+            conn.execute(store_games.update().where(store_games.c.id == t.game_id)
+                         .values(turn_deadline=time.time() + 10))
+        fragment = t.act("p1", {"type": "draw_card"}).get_data(as_text=True)
+        left = int(re.search(r'data-countdown="(\d+)" class="countdown"', fragment).group(1))
+        assert left >= 85  # Bob's fresh 90 s, not what was left of Ann's turn
+
+    def test_players_cannot_send_the_timeout(self, app, seat_client):
+        t = Table(app, seat_client, ("ninja", "tank"), deck="3C")
+        refused = t.act("p1", {"type": "timeout"}, expect=400)
+        assert "applied by the server" in refused.get_data(as_text=True)
+        assert t.where("p1") == [5, 1] and t.store.load(t.game_id).version == 2
+
+    def test_no_limit_and_solo_games_have_no_countdown(self, app, seat_client):
+        party = Table(app, seat_client, ("ninja", "tank"), deck="3C", turn_seconds="0")
+        solo = Table(app, seat_client, ("ninja",), deck="3C")
+        for t in (party, solo):
+            for seat in t.clients:  # present: only the clock could act for them
+                t.socket(seat)
+            assert t.store.load(t.game_id).turn_deadline is None
+            assert "data-countdown" not in t.page("p1").split('id="status"', 1)[1].split("</div>", 1)[0]
+            presence.tick(t.store, now=time.time() + 10_000)
+            assert t.where("p1") == [5, 1]  # nobody acted for Ann
 
 
 def open_table(app, seat_client, options, classes):
@@ -365,6 +489,42 @@ class TestPage:
         page = t.act("p1", {"type": "combat_draw", "critical_hit": False}).get_data(as_text=True)
         assert "Void: not played out" in page and t.state()["phase"] == "awaiting_reward"
 
+    def test_the_swordsmans_guard_break_is_shown(self, app, seat_client):
+        t = Table(app, seat_client, ("swordsman",), deck="JC 7D 7S 4H 4C 10D 10H")  # S9
+        page = t.act("p1", {"type": "draw_card"}).get_data(as_text=True)
+        assert "Guard Break: ties hurt the boss" in page
+        page = t.act("p1", {"type": "combat_draw", "critical_hit": False}).get_data(as_text=True)
+        assert re.search(r'class="matchup boss_hit guard-break"', page)
+        assert "Guard Break! The Jack loses a life (2 left)" in page
+
+    def test_the_soldiers_strong_will_is_shown(self, app, seat_client):
+        # Draw your Stats gives the Soldier 2 lives (2♣) and Speed 2 (2♥); the Jack's 9♠ takes one,
+        # then 8♠ against 3♣ would take the last: Strong Will draws 10♦ instead.
+        t = Table(app, seat_client, ("soldier",), deck="2C 2H JS 9S 3D 8H 3C 10D", draw_stats="on")
+        page = t.act("p1", {"type": "draw_card"}).get_data(as_text=True)
+        assert "Strong Will ready" in page
+        t.act("p1", {"type": "combat_draw", "critical_hit": False})
+        page = t.act("p1", {"type": "combat_draw", "critical_hit": False}).get_data(as_text=True)
+        assert "Strong Will used" in page and "Strong Will! Ann replaces 3♣ with 10♦." in page
+        assert '<li class="ev-strong_will">' in page and "The Jack loses a life (2 left)" in page
+        assert t.state()["characters"][0]["lives"] == 1
+
+    def test_the_healers_touch_is_shown(self, app, seat_client):
+        # Ann (Healer) and Bob (Tank) beat a Jack together; Bob takes a hit, then steps next to Ann
+        # (A♦: up 1), and Ann's next turn begins by healing him.
+        t = Table(app, seat_client, ("healer", "tank"), deck="JH 8C 9D 2C 3S 7H 8S AD 4C")
+        t.act("p1", {"type": "draw_card"})
+        t.act("p2", {"type": "join_combat", "join": True})
+        t.act("p1", {"type": "combat_draw", "critical_hit": False})
+        t.act("p1", {"type": "combat_draw", "critical_hit": False})
+        t.act("p1", {"type": "choose_stat", "stat": "speed"})
+        t.act("p2", {"type": "choose_stat", "stat": "lives"})
+        assert t.state()["characters"][1]["lives"] == 15
+        page = t.act("p2", {"type": "draw_card"}).get_data(as_text=True)
+        assert "Ann&#39;s Healing Touch (start of turn): Bob heals to 16/16." in page
+        assert "Ann&#39;s Healing Touch (start of turn): Bob heals to 16/16." in t.page("p1")
+        assert t.state()["characters"][1]["lives"] == 16
+
     def test_the_athletes_dash_is_offered_with_the_arrow_keys(self, app, seat_client):
         t = Table(app, seat_client, ("athlete",), deck="JD 2C 9D 3S 8H 4C 10S 3D")
         t.act("p1", {"type": "draw_card"})
@@ -393,7 +553,7 @@ class TestPage:
     @pytest.mark.parametrize("classes, options, seed", [
         (("mage", "healer", "athlete"), {"turn_mode": "three_card_hand", "random_stop_walls": "8",
                                           "random_redirects": "4", "potion_roll": "on", "after_first_escape": "continue"}, 5),
-        (("mage", "rogue", "soldier"), {"draw_stats": "on", "board_width": "14", "pit_count": "3"}, 4),
+        (("mage", "rogue", "soldier"), {"draw_stats": "on", "board_size": "custom", "board_width": "14", "pit_count": "3"}, 4),
     ])
     def test_random_games_render_for_every_seat_without_leaking_hands(self, app, seat_client, classes, options, seed,
                                                                        monkeypatch):
@@ -427,6 +587,26 @@ class TestPage:
         assert {"draw_card", "cast_spell", "join_combat", "combat_draw", "choose_stat"} <= seen and len(seen) >= 7, seen
 
 
+class TestHowToPlay:
+    def test_the_class_and_boss_tables_come_from_the_engines_data(self, seat_client, monkeypatch):
+        data = rules.data
+        body = seat_client().get("/how-to-play/dungeon-cards").get_data(as_text=True)
+        classes = body.split('aria-label="The eight classes"', 1)[1].split("</table>", 1)[0]
+        rows = re.findall(r'<tr><th scope="row">([^<]+)</th><td>([^<]+)</td><td>([^<]+)</td>', classes)
+        assert rows == [(c["name"], c["ability"], "party only" if c["party_only"] else "solo or party")
+                        for c in data.CLASSES.values()]
+        bosses = body.split('aria-label="The three bosses"', 1)[1].split("</table>", 1)[0]
+        assert re.findall(r"</span> (\w+)</th><td>(\d+)</td>", bosses) == \
+            [(b["name"], str(b["lives"])) for b in data.BOSSES.values()]
+        # Not a second copy: change the data and the page follows.
+        monkeypatch.setitem(data.CLASSES["ninja"], "summary", "Sentinel: the ninja's own words.")
+        monkeypatch.setitem(data.BOSSES["Q"], "lives", 7)
+        body = seat_client().get("/how-to-play/dungeon-cards").get_data(as_text=True)
+        assert "Sentinel: the ninja&#39;s own words." in body
+        assert re.search(r"</span> Queen</th><td>7</td>", body)
+        assert "Time limits in a party" in body and "+1 Lives" in body
+
+
 class TestHallOfFame:
     ESCAPE = "JH 2C 9D 3S 7H 4D 8S 6D"  # a Jack beaten, +1 Speed, then 6♦ up 7 onto the Exit
 
@@ -443,33 +623,82 @@ class TestHallOfFame:
     def test_an_escape_is_recorded_and_listed_with_a_link_to_the_game(self, app, seat_client):
         t, page = self.escape(app, seat_client)
         assert "Into the Hall of Fame" in page and "Ann</strong> the Swordsman — level 2" in page
-        rows = hall_of_fame.entries(t.store)
+        rows = hall_of_fame.entries(t.store, set_deals=True)
         assert len(rows) == 1
         row = rows[0]
         assert (row["name"], row["character_class"], row["level"], row["lives"], row["max_lives"], row["speed"]) == \
             ("Ann", "swordsman", 2, 10, 10, 1)
         assert (row["board"], row["turns"], row["outcome"], row["bosses"], row["mods"], row["party_size"]) == \
             ("10x10", 2, "escaped", ["J"], [], 1)
-        listing = seat_client().get("/hall-of-fame").get_data(as_text=True)
+        listing = seat_client().get("/hall-of-fame?deals=all").get_data(as_text=True)
         assert "Ann" in listing and "Swordsman" in listing and f'href="/g/{t.game_id}"' in listing
+
+    def test_a_stacked_deal_is_marked_and_kept_out_of_the_ranking(self, app, seat_client):
+        t, _page = self.escape(app, seat_client)  # a stacked deck with stacked shuffles
+        (row,) = hall_of_fame.entries(t.store, set_deals=True)
+        assert row["set_deal"] is True and row["rank"] is None
+        assert hall_of_fame.entries(t.store) == []
+        client = seat_client()
+        ranked = client.get("/hall-of-fame").get_data(as_text=True)
+        assert "Ann" not in ranked and "Show set deals too" in ranked
+        listed = client.get("/hall-of-fame?deals=all").get_data(as_text=True)
+        assert re.search(r'Ann <span class="chip set-deal">set deal</span>', listed)
+        assert "not ranked" in listed
+
+    def test_an_error_after_the_commit_cannot_lose_the_entry(self, app, seat_client, monkeypatch):
+        def crash(*_args):
+            raise RuntimeError("the process dies right after the commit")
+
+        t = Table(app, seat_client, ("swordsman",), deck=self.ESCAPE)
+        t.act("p1", {"type": "draw_card"})
+        for _ in range(3):
+            t.act("p1", {"type": "combat_draw", "critical_hit": False})
+        t.act("p1", {"type": "choose_stat", "stat": "speed"})
+        # First in line after the commit, as a crash would be: nothing after it runs.
+        monkeypatch.setattr(play, "AFTER_ACTION", [crash, *play.AFTER_ACTION])
+        t.act("p1", {"type": "draw_card"}, expect=500)  # the escape is committed, then the crash
+        assert t.state()["outcome"]["result"] == "victory"
+        assert [r["name"] for r in hall_of_fame.entries(t.store, set_deals=True)] == ["Ann"]
+
+    def test_an_entry_that_cannot_be_written_takes_the_escape_with_it(self, app, seat_client, monkeypatch):
+        t = Table(app, seat_client, ("swordsman",), deck=self.ESCAPE)
+        t.act("p1", {"type": "draw_card"})
+        for _ in range(3):
+            t.act("p1", {"type": "combat_draw", "critical_hit": False})
+        t.act("p1", {"type": "choose_stat", "stat": "speed"})
+        version = t.store.load(t.game_id).version
+
+        def full_disk(conn, game, seat, action, new_state, now):
+            if new_state["hall_of_fame"]:
+                raise OSError("disk full")
+
+        monkeypatch.setattr(play, "IN_TRANSACTION", [hall_of_fame.record_escapes, full_disk])
+        t.act("p1", {"type": "draw_card"}, expect=500)
+        assert t.store.load(t.game_id).version == version and t.state()["status"] == "playing"
+        assert hall_of_fame.entries(t.store, set_deals=True) == []
+        monkeypatch.setattr(play, "IN_TRANSACTION", [hall_of_fame.record_escapes])
+        t.act("p1", {"type": "draw_card"})  # the same escape, once the disk has room
+        assert len(hall_of_fame.entries(t.store, set_deals=True)) == 1
 
     def test_recording_is_idempotent(self, app, seat_client):
         t, _page = self.escape(app, seat_client)
         game = play.load_game(t.store, t.game_id)
         before = dict(game.state, hall_of_fame=[])
-        hall_of_fame.record_escapes(t.store, play.LoadedGame(game.record, game.rules, before), "p1", {}, game.state, 0)
-        assert len(hall_of_fame.entries(t.store)) == 1
+        with t.store.engine.begin() as conn:
+            hall_of_fame.record_escapes(conn, play.LoadedGame(game.record, game.rules, before), "p1", {}, game.state,
+                                        time.time())
+        assert len(hall_of_fame.entries(t.store, set_deals=True)) == 1
 
     def test_a_team_victory_records_every_survivor_and_a_fall_records_nothing(self, app, seat_client):
         t = Table(app, seat_client, ("ninja", "tank"), deck="7D")  # 7♦: up 7 onto (5,8)
         t.act("p1", {"type": "draw_card"})
         assert t.state()["outcome"]["result"] == "team_victory"
-        rows = {r["name"]: r["outcome"] for r in hall_of_fame.entries(t.store)}
+        rows = {r["name"]: r["outcome"] for r in hall_of_fame.entries(t.store, set_deals=True)}
         assert rows == {"Ann": "escaped", "Bob": "team victory"}
         fall = Table(app, seat_client, ("rogue",), deck="3C", markers=((1, 9), (8, 1)))
         fall.act("p1", {"type": "draw_card"})
         assert fall.state()["outcome"]["result"] == "defeat"
-        assert len(hall_of_fame.entries(t.store)) == 2
+        assert len(hall_of_fame.entries(t.store, set_deals=True)) == 2
 
     def test_the_page_sorts_by_any_column_and_ranks_by_the_rules(self, app, seat_client, store):
         now = time.time()
@@ -481,8 +710,14 @@ class TestHallOfFame:
                     game_id=game_id, seat=f"p{i + 1}", name=name, character_class="tank", level=level, lives=lives,
                     max_lives=15, speed=0, bosses="[]", turns=turns, outcome="escaped", turn_mode="single_draw",
                     board="10x10", mods="[]", party_size=1, created_at=now + i))
+            conn.execute(hall_of_fame.hall_of_fame.insert().values(  # the best, but on a set deal
+                game_id=game_id, seat="p9", name="Set", character_class="tank", level=9, lives=20, max_lives=20,
+                speed=0, bosses="[]", turns=5, outcome="escaped", turn_mode="single_draw", board="10x10",
+                mods="[]", party_size=1, created_at=now, set_deal=1))
         ranked = [r["name"] for r in hall_of_fame.entries(store)]
         assert ranked == ["Bea", "Cid", "Amy", "Zed"]  # level, then lives, then fewest turns
+        assert [(r["name"], r["rank"]) for r in hall_of_fame.entries(store, set_deals=True)][-2:] == \
+            [("Zed", 4), ("Set", None)]
         assert [r["name"] for r in hall_of_fame.entries(store, sort="name", direction="asc")] == ["Amy", "Bea", "Cid", "Zed"]
         assert [r["rank"] for r in hall_of_fame.entries(store, sort="turns", direction="asc")] == [2, 4, 3, 1]
         client = seat_client()

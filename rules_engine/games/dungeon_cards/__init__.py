@@ -78,12 +78,22 @@ Actions (§11.3), ``{"type": ..., **params}``: ``join_game``, ``choose_class`` {
   {who, from, path, direction, distance, bounced, redirects, card, dash} (public, §11.5), so a
   page can animate the path square by square.
 
-Web hooks. ``absence_action`` ``{"type": "absent"}`` is what the server applies when a player's
-page has been gone beyond the grace period: in party play it is ``leave_game`` (the seat's
-character leaves, the others play on); a solo game waits for its player, so there it is refused.
-It is one of ``server_actions`` (never sent by players, never in ``legal_actions``). The rules
-give turns no time limit, so there is no ``turn_clock``; and newcomers join only in the lobby,
-so there is no ``join_action``.
+Web hooks (the platform's presence and turn clock; ``server_actions`` are never sent by players
+and never in ``legal_actions``):
+
+- ``absence_action`` ``{"type": "absent"}`` is what the server applies when a player's page has
+  been gone beyond the grace period: in party play it is ``leave_game`` (the seat's character
+  leaves, the others play on); a solo game waits for its player, so there it is refused.
+- ``turn_clock(state)`` ``{seat, number, seconds}`` and ``timeout_action`` ``{"type": "timeout"}``:
+  in party play each decision may take ``options["turn_seconds"]`` seconds (default 90, 30–300,
+  or 0 for no limit; not a rules option, the platform's timer). When the time is up the server
+  sends ``timeout`` as the clock's seat and every decision still owed gets its default: draw
+  (the turn), keep the cards (Fortune Telling), play the card held longest, discard the cards
+  drawn last, stay out of the fight, draw without a Critical Hit, keep the Critical Hit, +1 Lives,
+  no dash. ``clock.py`` says why each. Solo games are never timed.
+- ``lobby_choice_problem(field, value, seats)``: why a waiting-room choice is refused at a table
+  of ``seats`` players (ruling 55: Mage and Healer need 2 or more), or None.
+- Newcomers join only in the lobby, so there is no ``join_action``.
 """
 
 from __future__ import annotations
@@ -92,6 +102,7 @@ import json
 
 from ...errors import IllegalAction, InvalidAction
 from . import actions as _actions
+from . import clock as _clock
 from . import setup as _setup
 from . import views as _views
 from .core import clone as _clone
@@ -104,8 +115,22 @@ min_players = 1
 max_players = 5
 
 absence_action = {"type": "absent"}
-server_actions = ("absent",)
+timeout_action = {"type": "timeout"}
+server_actions = ("absent", "timeout")
 """Applied by the server on a seat's behalf; a client posting one is refused by the web layer."""
+
+
+def turn_clock(state: dict) -> dict | None:
+    """The decision the party is waiting for, for the platform's timer: ``{seat, number,
+    seconds}`` (``seconds`` 0 = no limit), or None (solo, not started, over)."""
+    return _clock.turn_clock(state)
+
+
+def lobby_choice_problem(field: str, value: str, seats: int) -> str | None:
+    """Why the waiting room must refuse ``value`` for ``field`` at a table of ``seats`` players."""
+    if field == "classes":
+        return _setup.class_problem(value, seats)
+    return None
 
 
 def new_game(seed: int, players: list[str], options: dict | None = None) -> dict:
@@ -159,6 +184,8 @@ def apply(state: dict, seat: str, action: dict) -> dict:
     """
     if isinstance(action, dict) and action.get("type") == "absent":
         return _absent(state, seat, action)
+    if isinstance(action, dict) and action.get("type") == "timeout":
+        return _clock.timeout(state, seat, action)
     kind, params = _actions.parse(action)
     if not isinstance(seat, str):
         raise InvalidAction("the seat must be a player name")

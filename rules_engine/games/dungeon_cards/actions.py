@@ -248,7 +248,7 @@ def legal(state: dict, seat: str) -> list[dict]:
     if status == "lobby":
         taken = {c for p, c in state["classes"].items() if p != seat and c}
         for cls in CLASSES:
-            if cls not in taken and not (CLASSES[cls]["party_only"] and len(players) < 2):
+            if cls not in taken and setup.class_problem(cls, len(players)) is None:
                 out.append({"type": "choose_class", "class": cls})
         if seat == state["host"] and all(state["classes"].get(p) for p in players):
             try:

@@ -143,7 +143,11 @@ OPTION_DEFAULTS: dict[str, object] = {
     "draw_stats": False,
     "after_first_escape": "end",
     "round_limit": 200,
+    # Not in §8.1: the platform's turn clock for party play (clock.py). Seconds each decision may
+    # take before the server makes its default; 0 means no limit. Solo games are never timed.
+    "turn_seconds": 90,
 }
+TURN_SECONDS_RANGE = (30, 300)
 CHOICES = {
     "turn_mode": ("single_draw", "three_card_hand"),
     "start_square": ("bottom_middle", "random_edge", "chosen"),

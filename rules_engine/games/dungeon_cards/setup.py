@@ -29,6 +29,7 @@ from .data import (
     RANGES,
     REDIRECT_TURNS,
     TANK_BONUS,
+    TURN_SECONDS_RANGE,
 )
 from .movement import all_edges, connected, edge_squares, is_edge, wall_key
 
@@ -73,6 +74,10 @@ def normalize_options(options: dict | None, players: list[str]) -> dict:
         elif name in ("random_stop_walls", "random_redirects"):
             if type(v) is not int or v < 0:
                 raise InvalidAction(f"{name} must be a whole number, 0 or more")
+        elif name == "turn_seconds":
+            lo, hi = TURN_SECONDS_RANGE
+            if type(v) is not int or not (v == 0 or lo <= v <= hi):
+                raise InvalidAction(f"turn_seconds must be 0 (no limit) or a whole number from {lo} to {hi}")
         out[name] = v
     w, h = out["board_width"], out["board_height"]
 
@@ -131,6 +136,14 @@ def normalize_options(options: dict | None, players: list[str]) -> dict:
     return out
 
 
+def class_problem(cls: str, party_size: int) -> str | None:
+    """Why ``cls`` cannot be chosen at a table of ``party_size`` players, or None (§3.3, ruling 55:
+    the Mage and the Healer need a party, so a lobby holding one player refuses them)."""
+    if cls in PARTY_ONLY and party_size < 2:
+        return f"the {CLASSES[cls]['name']} can only be chosen in a party of 2 or more"
+    return None
+
+
 def check_classes(classes: object, players: list[str]) -> dict:
     """``options["classes"]``: ``{player: class}``, each class at most once (§3.3)."""
     if classes is None:
@@ -147,8 +160,9 @@ def check_classes(classes: object, players: list[str]) -> dict:
             raise InvalidAction(f"unknown class {cls!r}; choose from {', '.join(CLASSES)}")
         if cls in out.values():
             raise InvalidAction(f"the {CLASSES[cls]['name']} can be taken by one character only")
-        if cls in PARTY_ONLY and len(players) < 2:
-            raise InvalidAction(f"the {CLASSES[cls]['name']} can only be played in a party of 2 or more")
+        problem = class_problem(cls, len(players))
+        if problem:
+            raise InvalidAction(problem)
         out[player] = cls
     return out
 
@@ -170,8 +184,9 @@ def choose_class(state: dict, seat: str, cls: str) -> None:
     taken = {c for p, c in state["classes"].items() if p != seat and c}
     if cls in taken:
         raise IllegalAction(f"the {CLASSES[cls]['name']} is already taken")
-    if cls in PARTY_ONLY and len(state["players"]) < 2:
-        raise IllegalAction(f"the {CLASSES[cls]['name']} can only be chosen in a party of 2 or more")
+    problem = class_problem(cls, len(state["players"]))
+    if problem:
+        raise IllegalAction(problem)
     state["classes"][seat] = cls
     log(state, "lobby_updated", f"{seat} chooses the {CLASSES[cls]['name']}.")
 
@@ -275,10 +290,16 @@ def start_candidates(state: dict) -> list[list[int]]:
     return [s for s in edge_squares(board) if key(s) not in board["redirects"]]
 
 
+def _need_on_board(board: dict, square: list[int]) -> None:
+    if not (1 <= square[0] <= board["width"] and 1 <= square[1] <= board["height"]):
+        raise IllegalAction(f"{sq(square)} is off the {board['width']}×{board['height']} board")
+
+
 def choose_start(state: dict, square: list[int]) -> None:
     board = state["board"]
     if board["start"] is not None or state["options"]["start_square"] != "chosen":
         raise IllegalAction("the start square is not being chosen now")
+    _need_on_board(board, square)
     if not is_edge(board, square):
         raise IllegalAction("the start square must lie on the edge of the board")
     if key(square) in board["redirects"]:
@@ -358,6 +379,7 @@ def place_marker(state: dict, kind: str, square: list[int]) -> None:
     expected = next_marker_kind(state)
     if kind != expected:
         raise IllegalAction("place every Exit first, then the Pits")
+    _need_on_board(board, square)
     if square == board["start"]:
         raise IllegalAction("a marker cannot go on the start square")
     if key(square) in {key(s) for s in board["exits"] + board["pits"]}:
