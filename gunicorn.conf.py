@@ -20,12 +20,34 @@ control_socket_disable = True
 accesslog = None  # Delve writes its own structured request log (webapp/logs.py)
 
 
-def worker_exit(server, worker):
-    """Tell every open page that this process is going away, so it reconnects at once
-    (to a restarted process, or another one behind the load balancer) and refetches its board."""
-    try:
-        from webapp import socketio
+# Graceful shutdown (SIGTERM from a deploy or from the master's own stop): the worker stops
+# accepting, lets in-flight requests finish, and waits up to `graceful_timeout` for the rest.
+# Open pages must hear "server_restarting" at the start of that, not at its end: gunicorn's
+# worker_exit hook runs once the wait is over, when the master is already SIGKILLing the worker
+# (both wait `graceful_timeout`), so a message sent from there never reached a page. gunicorn
+# has no hook for a worker's SIGTERM, hence the handler wrapped in post_worker_init.
 
-        socketio.emit("server_restarting", {})
-    except Exception:  # best effort: pages reconnect on their own anyway
-        pass
+
+def post_worker_init(worker):
+    import signal
+    import threading
+
+    from webapp.realtime import announce_restart
+
+    begin_graceful_stop = signal.getsignal(signal.SIGTERM)
+
+    def on_sigterm(signum, frame):
+        begin_graceful_stop(signum, frame)
+        # Not from the signal handler itself: it interrupts the main thread, which may hold
+        # a lock the emit needs.
+        threading.Thread(target=announce_restart, name="announce-restart", daemon=True).start()
+
+    signal.signal(signal.SIGTERM, on_sigterm)
+    signal.siginterrupt(signal.SIGTERM, False)  # as gunicorn set it: no EINTR for in-flight requests
+
+
+def worker_int(worker):
+    """SIGINT/SIGQUIT, the quick stop: tell pages at once (gunicorn gives the worker 0.1 s)."""
+    from webapp.realtime import announce_restart
+
+    announce_restart()

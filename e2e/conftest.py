@@ -62,6 +62,13 @@ class LiveServer:
             "SECRET_KEY": "e2e-secret",
             "LOG_LEVEL": "WARNING",
             "DELVE_TEST_OPTIONS": "1",
+            # Rate limits off. Every browser context here is one client address, 127.0.0.1, for
+            # the whole session: a few dozen tests opening games add up past 30 creations a
+            # minute, and a keyboard loop on a fast machine past 20 actions a second, so the
+            # limiter would fail browser tests by the machine's speed. The limits themselves are
+            # proven in tests/ops/test_rate_limits.py (in process with the limiter's clock
+            # frozen, and across two processes sharing Redis).
+            "RATE_LIMITS": "0",
         }
         log = open(self.log_path, "ab")
         self.process = subprocess.Popen(

@@ -1,6 +1,7 @@
 """A crash in the middle of a game, seen from the browser: the server is SIGKILLed (master and
 worker) and restarted on the same port and database; the page reconnects by itself over
-Socket.IO, shows the board as it now stands, and the player acts again."""
+Socket.IO, shows the board as it now stands, and the player acts again. And a graceful restart
+(SIGTERM, as a deploy sends): the open page says the server is restarting, then carries on."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ RECONNECT = 30_000  # ms: the Socket.IO client backs off up to 5 s between attem
 
 
 @pytest.fixture
-def crashable_server(live_server, tmp_path):
+def crashable_server(live_server, tmp_path, monkeypatch):
     """This test's own server (the session's LiveServer class, a fresh SQLite file); kill() is a
     crash of the whole server: the master and its worker, by their process ids."""
 
@@ -37,9 +38,21 @@ def crashable_server(live_server, tmp_path):
             super().stop()
             self.kill()
 
+    # A short drain: with a page's websocket open, a graceful stop waits it out in full.
+    monkeypatch.setenv("GRACEFUL_TIMEOUT", "2")
     server = CrashableServer(tmp_path).start()
     yield server
     server.stop()
+
+
+def open_s2_game(page):
+    page.goto("/")
+    card = page.locator("#game-shuffle-and-doom")
+    card.get_by_text("Options").click()
+    card.get_by_label("Grid size").fill("4")
+    card.get_by_label("Stacked deal").fill(S2_DECK)
+    card.get_by_role("button", name="Play Shuffle and Doom!").click()
+    page.wait_for_url(re.compile(r".*/g/[A-Za-z0-9_-]{20,}$"))
 
 
 def test_the_page_reconnects_by_itself_after_a_crash_and_play_goes_on(browser, crashable_server):
@@ -49,13 +62,7 @@ def test_the_page_reconnects_by_itself_after_a_crash_and_play_goes_on(browser, c
         page = context.new_page()
         page_errors: list[str] = []
         page.on("pageerror", lambda error: page_errors.append(str(error)))
-        page.goto("/")
-        card = page.locator("#game-shuffle-and-doom")
-        card.get_by_text("Options").click()
-        card.get_by_label("Grid size").fill("4")
-        card.get_by_label("Stacked deal").fill(S2_DECK)
-        card.get_by_role("button", name="Play Shuffle and Doom!").click()
-        page.wait_for_url(re.compile(r".*/g/[A-Za-z0-9_-]{20,}$"))
+        open_s2_game(page)
         game_url = page.url
         game = page.locator("#game")
         live = page.locator("html")
@@ -89,6 +96,35 @@ def test_the_page_reconnects_by_itself_after_a_crash_and_play_goes_on(browser, c
         page.get_by_role("button", name=re.compile("Move east", re.I)).first.click()
         expect(game).to_have_attribute("data-version", "4")
         expect(page.locator("#flash .alert")).to_have_count(0)
+        assert page_errors == []
+    finally:
+        context.close()
+
+
+def test_a_graceful_restart_is_announced_and_play_goes_on(browser, crashable_server):
+    server = crashable_server
+    context = browser.new_context(base_url=server.url)
+    try:
+        page = context.new_page()
+        page_errors: list[str] = []
+        page.on("pageerror", lambda error: page_errors.append(str(error)))
+        open_s2_game(page)
+        game = page.locator("#game")
+        live = page.locator("html")
+        expect(live).to_have_attribute("data-live", "connected")
+        page.get_by_role("button", name=re.compile("top set", re.I)).first.click()
+        expect(game).to_have_attribute("data-version", "1")
+
+        server.process.terminate()  # SIGTERM: what a deploy sends
+        # Told at once, while the process still drains (before its connection drops).
+        expect(page.locator("#flash")).to_contain_text("The server is restarting", timeout=RECONNECT)
+        expect(live).to_have_attribute("data-live", "disconnected", timeout=RECONNECT)
+        server.process.wait(30)
+        server.start()  # the same port and database
+
+        expect(live).to_have_attribute("data-live", "connected", timeout=RECONNECT)
+        page.get_by_role("button", name=re.compile(r"8♦.*attack|attack.*8♦", re.I)).first.click()
+        expect(game).to_have_attribute("data-version", "2")
         assert page_errors == []
     finally:
         context.close()

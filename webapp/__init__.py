@@ -18,6 +18,16 @@ from .store import Store, make_engine
 __all__ = ["create_app", "socketio", "ConfigError"]
 
 
+def database_error(url: str, error: Exception) -> ConfigError:
+    """What to tell whoever starts the server when its database cannot be used (no password)."""
+    try:
+        where = make_engine(url).url.render_as_string(hide_password=True)
+    except Exception:  # a URL SQLAlchemy cannot even parse
+        where = "DATABASE_URL"
+    reason = getattr(error, "orig", None) or error
+    return ConfigError(f"cannot use the database at {where}: {type(reason).__name__}: {reason}".strip())
+
+
 def create_app(config: dict | None = None) -> Flask:
     app = Flask(
         __name__,
@@ -36,9 +46,8 @@ def create_app(config: dict | None = None) -> Flask:
 
     try:
         app.extensions["delve_store"] = Store(app.config["DATABASE_URL"])
-    except SQLAlchemyError as error:
-        where = make_engine(app.config["DATABASE_URL"]).url.render_as_string(hide_password=True)
-        raise ConfigError(f"cannot use the database at {where}: {error.__class__.__name__}: {error.orig if hasattr(error, 'orig') else error}") from None
+    except (SQLAlchemyError, OSError) as error:  # OSError: an SQLite file's folder cannot be made
+        raise database_error(app.config["DATABASE_URL"], error) from None
 
     from . import games, lobby, tables
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 import os
 import secrets
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 INSTANCE_DIR = Path(os.environ.get("DELVE_INSTANCE_DIR", PROJECT_ROOT / "instance"))
@@ -45,6 +46,32 @@ def _development_secret_key() -> str:
     return path.read_text().strip()
 
 
+def redacted(url: str) -> str:
+    """A URL fit for an error message or a log line: any password replaced by ``***``.
+
+    >>> redacted("redis://:hunter2@cache:6379/0")
+    'redis://:***@cache:6379/0'
+    """
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    userinfo, _, hostinfo = parts.netloc.rpartition("@")
+    user = userinfo.split(":", 1)[0]
+    return urlunsplit(parts._replace(netloc=f"{user}:***@{hostinfo}"))
+
+
+def check_redis_url(url: str) -> None:
+    """Parse REDIS_URL now, the way redis-py will: a typo must stop the start, not surface as the
+    first failed push between processes (only a log line; play itself goes on without Redis)."""
+    from redis.connection import parse_url
+
+    try:
+        parse_url(url)
+    except ValueError as error:
+        raise ConfigError(f"REDIS_URL is malformed ({error}): expected redis://host:port/db, "
+                          f"not {redacted(url)!r}") from None
+
+
 def from_environment() -> dict:
     """The Flask config mapping the environment asks for; raises ConfigError if it cannot work."""
     env = os.environ.get("DELVE_ENV", "development").strip().lower()
@@ -65,8 +92,8 @@ def from_environment() -> dict:
     elif database_url.startswith("postgresql://"):
         database_url = "postgresql+psycopg://" + database_url.removeprefix("postgresql://")
     redis_url = os.environ.get("REDIS_URL") or os.environ.get("SOCKETIO_MESSAGE_QUEUE") or None
-    if redis_url and not redis_url.startswith(("redis://", "rediss://", "unix://")):
-        raise ConfigError(f"REDIS_URL must be a redis:// URL, not {redis_url!r}")
+    if redis_url:
+        check_redis_url(redis_url)
     try:
         trusted_proxies = int(os.environ.get("TRUSTED_PROXIES", "0") or 0)
     except ValueError:

@@ -13,6 +13,8 @@ CREATE_GAME = "30 per minute; 300 per hour"
 ACT = "20 per second; 900 per minute"
 CHAT = "20 per minute"
 JOIN = "30 per minute"
+# Seconds the limiter waits on Redis for one counter (connect or reply), with no retry.
+REDIS_TIMEOUT = 0.5
 
 
 def init_app(app: Flask) -> None:
@@ -24,7 +26,7 @@ def init_app(app: Flask) -> None:
 
         # A Redis that hangs must not hold every request for redis-py's default 5 s a try.
         app.config.setdefault("RATELIMIT_STORAGE_OPTIONS", {
-            "socket_timeout": 0.5, "socket_connect_timeout": 0.5, "retry": Retry(NoBackoff(), 0),
+            "socket_timeout": REDIS_TIMEOUT, "socket_connect_timeout": REDIS_TIMEOUT, "retry": Retry(NoBackoff(), 0),
         })
     # If Redis is away for a moment, count in memory rather than refuse every request.
     app.config.setdefault("RATELIMIT_IN_MEMORY_FALLBACK_ENABLED", True)

@@ -34,12 +34,23 @@ def upgrade(engine: Engine) -> None:
 
 
 def main() -> None:
-    from .config import from_environment
-    from .store import make_engine
+    from sqlalchemy.exc import SQLAlchemyError
 
-    url = from_environment()["DATABASE_URL"]
-    upgrade(make_engine(url))
-    print(f"database at the newest schema: {make_engine(url).url.render_as_string(hide_password=True)}")
+    from . import database_error
+    from .config import ConfigError, from_environment
+    from .store import Store
+
+    # Fail fast with one readable line (the serve command stops here, before gunicorn).
+    try:
+        url = from_environment()["DATABASE_URL"]
+    except ConfigError as error:
+        raise SystemExit(f"Delve cannot start: {error}") from None
+    try:
+        store = Store(url)  # as the app opens it: a fresh SQLite file's folder is made too
+    except (SQLAlchemyError, OSError) as error:
+        raise SystemExit(f"Delve cannot start: {database_error(url, error)}") from None
+    print(f"database at the newest schema: {store.engine.url.render_as_string(hide_password=True)}")
+    store.engine.dispose()
 
 
 if __name__ == "__main__":

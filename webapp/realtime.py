@@ -65,6 +65,18 @@ def notify_changed(game_id: str, revision: int | None) -> None:
         socketio.emit("changed", {"version": revision}, to=room_of(game_id))
 
 
+def announce_restart() -> None:
+    """Tell every page connected to this process that it is going away (gunicorn's SIGTERM), so
+    each says so and, once the connection drops, reconnects and refetches its board.
+
+    Local only (``ignore_queue``): through the Redis queue the message would reach the pages of
+    every process, and those are not restarting. Best effort: a page reconnects without it."""
+    try:
+        socketio.emit("server_restarting", {}, ignore_queue=True)
+    except Exception:  # the process is going away anyway; never let this stop the shutdown
+        log.exception("could not tell open pages that the server is restarting")
+
+
 def push_chat(game_id: str, message: dict) -> None:
     """Chat is the one thing pushed as data: it is public to the table and escaped by the page."""
     socketio.emit("chat", {"name": message["name"], "seat": message["seat"], "text": message["text"]}, to=room_of(game_id))

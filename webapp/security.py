@@ -51,6 +51,8 @@ def secure_headers(response: Response) -> Response:
     response.headers.setdefault("X-Frame-Options", "DENY")
     response.headers.setdefault("Permissions-Policy", "camera=(), microphone=(), geolocation=()")
     response.headers.setdefault("Cross-Origin-Opener-Policy", "same-origin")
+    # Nothing of Delve is meant to be loaded by another site (pages, fragments, scripts, styles).
+    response.headers.setdefault("Cross-Origin-Resource-Policy", "same-origin")
     if current_app.config.get("SESSION_COOKIE_SECURE"):
         response.headers.setdefault("Strict-Transport-Security", "max-age=31536000; includeSubDomains")
     return response

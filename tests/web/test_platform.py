@@ -46,12 +46,151 @@ class TestLobby:
     def test_unknown_how_to_play_is_404(self, seat_client):
         assert seat_client().get("/how-to-play/chess").status_code == 404
 
-    def test_security_headers(self, seat_client):
-        response = seat_client().get("/")
-        csp = response.headers["Content-Security-Policy"]
-        assert "script-src 'self'" in csp and "unsafe-inline" not in csp
-        assert response.headers["X-Content-Type-Options"] == "nosniff"
-        assert "<script>" not in response.get_data(as_text=True)  # no inline script anywhere
+
+
+class TestSecurityHeaders:
+    """The whole header set on every kind of response; HSTS and Secure cookies behind HTTPS."""
+
+    EXPECTED = {
+        "X-Content-Type-Options": "nosniff",
+        "Referrer-Policy": "same-origin",
+        "X-Frame-Options": "DENY",
+        "Cross-Origin-Opener-Policy": "same-origin",
+        "Cross-Origin-Resource-Policy": "same-origin",
+        "Permissions-Policy": "camera=(), microphone=(), geolocation=()",
+    }
+    CSP = {
+        "default-src": ["'self'"], "script-src": ["'self'"], "style-src": ["'self'"], "connect-src": ["'self'"],
+        "object-src": ["'none'"], "base-uri": ["'none'"], "form-action": ["'self'"], "frame-ancestors": ["'none'"],
+    }
+
+    def responses(self, player):
+        player.start(size="4", deck=S1_DECK)
+        game = f"/g/{player.game_id}"
+        return {
+            "lobby": player.http.get("/"),
+            "game page": player.http.get(game),
+            "board fragment": player.http.get(f"{game}/board", headers={"HX-Request": "true"}),
+            "action": player.act({"type": "choose_stat_set", "set": "top"}),
+            "illegal action": player.act({"type": "exit"}),
+            "missing page": player.http.get("/g/nope"),
+            "how to play": player.http.get("/how-to-play/shuffle-and-doom"),
+            "script": player.http.get("/static/js/delve.js"),
+            "health": player.http.get("/healthz"),
+        }
+
+    def test_every_response_carries_the_whole_set(self, seat_client):
+        for name, response in self.responses(seat_client()).items():
+            response.close()
+            for header, value in self.EXPECTED.items():
+                assert response.headers.get(header) == value, (name, header, response.headers.get(header))
+            csp = response.headers["Content-Security-Policy"]
+            directives = {d.split()[0]: d.split()[1:] for d in csp.split(";") if d.strip()}
+            for directive, sources in self.CSP.items():
+                assert directives.get(directive) == sources, (name, directive, csp)
+            assert "unsafe-inline" not in csp and "unsafe-eval" not in csp
+            # Plain HTTP in development: no HSTS (a browser would pin HTTPS on a dev host).
+            assert "Strict-Transport-Security" not in response.headers, name
+
+    def test_no_inline_script_or_style_anywhere(self, seat_client):
+        for name, response in self.responses(seat_client()).items():
+            body = response.get_data(as_text=True)
+            response.close()
+            if response.mimetype != "text/html":
+                continue
+            assert not re.search(r"<script(?![^>]*\bsrc=)[^>]*>", body), name  # CSP would block it anyway
+            assert not re.search(r"<style[\s>]|\sstyle=", body), name
+
+    @staticmethod
+    def cookies(response) -> dict[str, str]:
+        return {header.split("=", 1)[0]: header for header in response.headers.getlist("Set-Cookie")}
+
+    @pytest.mark.parametrize("environment", [{"DELVE_ENV": "production"}, {"COOKIE_SECURE": "1"}])
+    def test_behind_https_hsts_and_secure_cookies(self, environment, db_url, monkeypatch):
+        for name, value in environment.items():
+            monkeypatch.setenv(name, value)
+        app = create_app({"TESTING": True, "DATABASE_URL": db_url})
+        try:
+            client = app.test_client()
+            home = client.get("/", base_url="https://delve.example")
+            hsts = home.headers["Strict-Transport-Security"]
+            assert int(re.search(r"max-age=(\d+)", hsts).group(1)) >= 180 * 24 * 3600
+            assert "includeSubDomains" in hsts
+            session_cookie = self.cookies(home)["session"]
+            csrf = re.search(r'name="csrf_token" value="([^"]+)"', home.get_data(as_text=True)).group(1)
+            created = client.post("/games", data={"game": "shuffle-and-doom", "csrf_token": csrf},
+                                  base_url="https://delve.example")
+            assert created.status_code == 303
+            seat_cookie = self.cookies(created)["delve_seat"]
+            for cookie in (session_cookie, seat_cookie):
+                assert "; Secure" in cookie and "; HttpOnly" in cookie and "SameSite=Lax" in cookie, cookie
+            for path in ("/missing", "/healthz"):  # errors and probes too
+                assert "Strict-Transport-Security" in client.get(path, base_url="https://delve.example").headers
+        finally:
+            app.extensions["delve_store"].engine.dispose()
+
+    def test_in_development_cookies_are_not_secure(self, seat_client):
+        player = seat_client()
+        home = player.http.get("/")
+        player.csrf = re.search(r'name="csrf_token" value="([^"]+)"', home.get_data(as_text=True)).group(1)
+        created = player.http.post("/games", data={"game": "shuffle-and-doom", "csrf_token": player.csrf})
+        for cookie in (self.cookies(home)["session"], self.cookies(created)["delve_seat"]):
+            assert "Secure" not in cookie and "HttpOnly" in cookie
+
+
+class TestRequestIds:
+    """Each request's log line carries a request id: the proxy's X-Request-ID when it looks like
+    one (nginx's $request_id), else one made up here — never a header value taken verbatim."""
+
+    @pytest.fixture
+    def logged(self, db_url):
+        """(client, lines): the app with JSON logs, its log handler writing into ``lines``."""
+        import io
+        import logging
+
+        app = create_app({"TESTING": True, "DATABASE_URL": db_url, "LOG_FORMAT": "json"})
+        (handler,) = [h for h in logging.getLogger().handlers if getattr(h, "_delve", False)]
+        stream = io.StringIO()
+        previous = handler.setStream(stream)
+
+        def lines():
+            return [json.loads(line) for line in stream.getvalue().splitlines()]
+
+        try:
+            yield app.test_client(), lines
+        finally:
+            handler.setStream(previous)
+            app.extensions["delve_store"].engine.dispose()
+
+    def access_lines(self, lines) -> list[dict]:
+        return [line for line in lines() if line["logger"] == "delve.access"]
+
+    @pytest.mark.parametrize("incoming", ["3f2a9c0e7b1d4c55a8e6f0b2c4d6e8fa", "req-42.eu_west", "A" * 64])
+    def test_a_proxys_request_id_is_passed_through(self, logged, incoming):
+        client, lines = logged
+        response = client.get("/healthz", headers={"X-Request-ID": incoming})
+        assert response.headers["X-Request-ID"] == incoming
+        (line,) = self.access_lines(lines)
+        assert line["request_id"] == incoming and line["path"] == "/healthz" and line["status"] == 200
+
+    @pytest.mark.parametrize("incoming", [
+        "A" * 65, "x" * 10_000, "two words", "id\tFAKE", 'id","level":"ERROR', "<script>", "ünïcode", "a;b", "",
+    ])
+    def test_a_malformed_or_huge_one_is_replaced(self, logged, incoming):
+        client, lines = logged
+        response = client.get("/healthz", headers={"X-Request-ID": incoming})
+        made_up = response.headers["X-Request-ID"]
+        assert re.fullmatch(r"[0-9a-f]{16}", made_up)
+        (line,) = self.access_lines(lines)
+        assert line["request_id"] == made_up
+        if incoming:
+            assert incoming not in json.dumps(lines())
+
+    def test_every_request_gets_its_own_id_when_none_comes_in(self, logged):
+        client, lines = logged
+        ids = {client.get("/healthz").headers["X-Request-ID"] for _ in range(5)}
+        assert len(ids) == 5
+        assert {line["request_id"] for line in self.access_lines(lines)} == ids
 
 
 class TestCreate:
