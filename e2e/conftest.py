@@ -55,8 +55,12 @@ class LiveServer:
         self.process = None
 
     def start(self):
+        # One process on its own SQLite file: a REDIS_URL or DELVE_ENV from the caller's shell
+        # would change what is being tested.
+        inherited = {k: v for k, v in os.environ.items()
+                     if k not in ("REDIS_URL", "SOCKETIO_MESSAGE_QUEUE", "DELVE_ENV", "COOKIE_SECURE")}
         env = {
-            **os.environ,
+            **inherited,
             "DATABASE_URL": f"sqlite:///{self.workdir / 'delve.sqlite3'}",
             "DELVE_INSTANCE_DIR": str(self.workdir),
             "SECRET_KEY": "e2e-secret",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 
 from flask import Flask, make_response, render_template, request
+from flask_limiter import RateLimitExceeded
 from werkzeug.exceptions import HTTPException
 
 log = logging.getLogger("delve.errors")
@@ -36,7 +37,7 @@ def init_app(app: Flask) -> None:
     def http_error(error: HTTPException):
         status = error.code or 500
         description = error.description if error.description and error.description != type(error).description else None
-        if status == 429:
+        if isinstance(error, RateLimitExceeded):
             description = None  # Flask-Limiter's description is the limit itself ("20 per 1 second")
         return _render(status, description or FRIENDLY.get(status, "Something went wrong."))
 
