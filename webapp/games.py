@@ -186,11 +186,16 @@ class SpectatorFragments:
 
     When a push reaches fifty spectators, fifty GETs arrive together; without this each would
     render the same board. Keyed by (game, revision, log mark) — the only inputs a spectator's
-    fragment depends on. Seated players always get their own render (their view differs)."""
+    fragment depends on. The first request for a key renders it while the others arriving at the
+    same moment wait for that render rather than all missing the cache together. Seated players
+    always get their own render (their view differs)."""
+
+    WAIT_SECONDS = 5.0
 
     def __init__(self, size: int = 256):
         self._lock = threading.Lock()
         self._items: OrderedDict = OrderedDict()
+        self._rendering: dict = {}
         self._size = size
 
     def get(self, key):
@@ -203,6 +208,31 @@ class SpectatorFragments:
             while len(self._items) > self._size:
                 self._items.popitem(last=False)
 
+    def shared(self, key, render):
+        """The cached body for ``key`` as a response, else ``render()``'s response; ``render``
+        returns (response, body to share or None when this answer must not be shared)."""
+        with self._lock:
+            body = self._items.get(key)
+            rendering = self._rendering.get(key) if body is None else None
+            leader = body is None and rendering is None
+            if leader:
+                rendering = self._rendering[key] = threading.Event()
+        if body is not None:
+            return _fragment_response(body)
+        if not leader:
+            rendering.wait(self.WAIT_SECONDS)
+            body = self.get(key)
+            return _fragment_response(body) if body is not None else render()[0]
+        try:
+            response, body = render()
+            if body is not None:
+                self.put(key, body)
+            return response
+        finally:
+            with self._lock:
+                self._rendering.pop(key, None)
+            rendering.set()
+
 
 spectator_fragments = SpectatorFragments()
 
@@ -212,26 +242,27 @@ def board(game_id: str):
     revision = store().revision(game_id)
     if revision is None:
         abort(404, description="There is no game at this address. It may have been mistyped.")
-    seat_cookie = request.cookies.get(seat_tokens.COOKIE_NAME)
+    if request.cookies.get(seat_tokens.COOKIE_NAME) or not is_htmx():
+        return _board(game_id, revision)[0]
     key = (game_id, revision, request.values.get("log_seen", ""), request.args.get("page", ""))
-    if not seat_cookie and is_htmx():
-        cached = spectator_fragments.get(key)
-        if cached is not None:
-            return _fragment_response(cached)
+    return spectator_fragments.shared(key, lambda: _board(game_id, revision))
+
+
+def _board(game_id: str, revision: int):
+    """This viewer's board, and its body when every spectator at ``revision`` may share it."""
     game = game_or_404(game_id)
     if request.args.get("page") == "waiting" and game.record.status != "waiting" and is_htmx():
         # The table started: the waiting-room page becomes the game page as a whole.
         response = make_response("", 200)
         response.headers["HX-Refresh"] = "true"
-        return response
+        return response, None
     seat = viewer_seat(game)
     response = render_game(game, seat, log_seen=_log_seen())
     body = response.get_data()
     # Never share a fragment that carries a form token: each browser has its own.
-    if seat is None and is_htmx() and game.record.revision == revision and response.status_code == 200 \
-            and b'name="csrf_token"' not in body:
-        spectator_fragments.put(key, body)
-    return response
+    shareable = (seat is None and is_htmx() and game.record.revision == revision and response.status_code == 200
+                 and b'name="csrf_token"' not in body)
+    return response, body if shareable else None
 
 
 def _fragment_response(body: bytes):

@@ -154,10 +154,6 @@ def clock_after(rules, state, record: GameRecord | None, now: float) -> tuple[st
     return (key, started, deadline)
 
 
-AFTER_ACTION: list = []
-"""Listeners ``(store, game, seat, action, new_state, version)`` run after an action is stored.
-Register with ``AFTER_ACTION.append``. What must never be lost belongs in IN_TRANSACTION."""
-
 IN_TRANSACTION: list = []
 """Writers ``(conn, game, seat, action, new_state, now)`` run inside the transaction that stores
 an action (e.g. the Hall of Fame entry of an escape): they land with the action or, if one fails,
@@ -188,8 +184,6 @@ def act(store: Store, game: LoadedGame, seat: str, action: dict, *, by_server: b
         clock=clock_after(game.rules, new_state, game.record, time.time()),
         also=write_with_it if IN_TRANSACTION else None,
     )
-    for listener in AFTER_ACTION:
-        listener(store, game, seat, action, new_state, version)
     return version, new_state
 
 

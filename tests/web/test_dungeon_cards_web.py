@@ -14,6 +14,7 @@ import pytest
 import rules_engine
 from webapp import hall_of_fame, play, presence, socketio
 from webapp import seats as seat_tokens
+from webapp.store import Store
 from webapp.store import games as store_games
 
 rules = rules_engine.get("dungeon-cards")
@@ -646,7 +647,10 @@ class TestHallOfFame:
         assert "not ranked" in listed
 
     def test_an_error_after_the_commit_cannot_lose_the_entry(self, app, seat_client, monkeypatch):
-        def crash(*_args):
+        committed_append = Store.append
+
+        def append_then_crash(self, *args, **kwargs):
+            committed_append(self, *args, **kwargs)
             raise RuntimeError("the process dies right after the commit")
 
         t = Table(app, seat_client, ("swordsman",), deck=self.ESCAPE)
@@ -654,8 +658,8 @@ class TestHallOfFame:
         for _ in range(3):
             t.act("p1", {"type": "combat_draw", "critical_hit": False})
         t.act("p1", {"type": "choose_stat", "stat": "speed"})
-        # First in line after the commit, as a crash would be: nothing after it runs.
-        monkeypatch.setattr(play, "AFTER_ACTION", [crash, *play.AFTER_ACTION])
+        # Right after the commit, as a crash would be: nothing after it runs.
+        monkeypatch.setattr(Store, "append", append_then_crash)
         t.act("p1", {"type": "draw_card"}, expect=500)  # the escape is committed, then the crash
         assert t.state()["outcome"]["result"] == "victory"
         assert [r["name"] for r in hall_of_fame.entries(t.store, set_deals=True)] == ["Ann"]

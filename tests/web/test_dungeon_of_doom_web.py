@@ -679,3 +679,41 @@ def test_spectators_share_one_rendered_board_that_carries_no_form_token(table, s
     assert one == two
     assert 'name="csrf_token"' not in one
     assert first.csrf != second.csrf  # each browser still has its own token, outside the fragment
+
+
+def test_spectators_arriving_together_wait_for_one_render(app, table, seat_client, monkeypatch):
+    """A push sends every spectator's GET at once: the first renders, the others wait for it."""
+    import threading
+
+    from webapp import games
+
+    renders, started, release = [], threading.Event(), threading.Event()
+    real_render = games.render_game
+
+    def slow_render(game, seat, **kwargs):
+        renders.append(seat)
+        started.set()
+        release.wait(5)
+        return real_render(game, seat, **kwargs)
+
+    watchers = [seat_client() for _ in range(4)]
+    for watcher in watchers:
+        watcher.watch(table.game_id)
+    table.act("p1", {"type": "end_turn"})
+    monkeypatch.setattr(games, "render_game", slow_render)
+    bodies = [None] * len(watchers)
+
+    def fetch(index):
+        bodies[index] = watchers[index].board().get_data(as_text=True)
+
+    threads = [threading.Thread(target=fetch, args=(0,))]
+    threads[0].start()
+    assert started.wait(5)
+    threads += [threading.Thread(target=fetch, args=(i,)) for i in range(1, len(watchers))]
+    for thread in threads[1:]:
+        thread.start()
+    release.set()
+    for thread in threads:
+        thread.join(10)
+    assert renders == [None]  # one spectator render for four pages
+    assert len(set(bodies)) == 1 and 'data-version' in bodies[0]
