@@ -992,8 +992,11 @@ def choose(state, rnd, steps):
 
 
 def boost(state):
-    """Once set up, give the adventurer huge health (a "given" state that reaches exhaustion)."""
-    if state["position"] is not None and state["stats"]["health"] < 10**5:
+    """Once set up, give the adventurer huge health (a "given" state that reaches exhaustion).
+
+    Only until the deck has run out twice: values double at each exhaustion, so an immortal hero
+    would later need thousands of blows per enemy and the game would outlast MAX_STEPS."""
+    if state["position"] is not None and state["stats"]["health"] < 10**5 and state["exhaustions"] < 2:
         return {**state, "stats": {**state["stats"], "health": 10**6}}
     return state
 
