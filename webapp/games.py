@@ -115,10 +115,15 @@ def render_game(game: play.LoadedGame, seat: str | None, *, flash: str | None = 
         context.update(
             seats=seats,
             names=names,
-            presence_ticket=ticket_for(current_app, game.id, seat) if seat else None,
-            chat=store().chat(game.id),
             turn_deadline_in=(max(0, int(game.record.turn_deadline - now)) if game.record.turn_deadline else None),
         )
+        if not context["fragment"]:
+            # The chat and the presence ticket sit outside the blocks htmx swaps: a fragment (every
+            # action and every push) never draws them, so it does not read the chat table.
+            context.update(
+                presence_ticket=ticket_for(current_app, game.id, seat) if seat else None,
+                chat=store().chat(game.id),
+            )
     if game.record.status == "waiting":
         template = "_waiting_room.html"
         context.update(
@@ -239,17 +244,20 @@ spectator_fragments = SpectatorFragments()
 
 @bp.get("/g/<game_id>/board")
 def board(game_id: str):
+    if request.cookies.get(seat_tokens.COOKIE_NAME) or not is_htmx():
+        # Rendered for this request alone (never shared): the revision that keys the spectators'
+        # cache is not needed, and loading the game answers 404 for a wrong address.
+        return _board(game_id, None)[0]
     revision = store().revision(game_id)
     if revision is None:
         abort(404, description="There is no game at this address. It may have been mistyped.")
-    if request.cookies.get(seat_tokens.COOKIE_NAME) or not is_htmx():
-        return _board(game_id, revision)[0]
     key = (game_id, revision, request.values.get("log_seen", ""), request.args.get("page", ""))
     return spectator_fragments.shared(key, lambda: _board(game_id, revision))
 
 
-def _board(game_id: str, revision: int):
-    """This viewer's board, and its body when every spectator at ``revision`` may share it."""
+def _board(game_id: str, revision: int | None):
+    """This viewer's board, and its body when every spectator at ``revision`` may share it (never
+    when ``revision`` is None)."""
     game = game_or_404(game_id)
     if request.args.get("page") == "waiting" and game.record.status != "waiting" and is_htmx():
         # The table started: the waiting-room page becomes the game page as a whole.

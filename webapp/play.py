@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import logging
+import re
 import secrets
 import time
 from dataclasses import dataclass
@@ -242,6 +243,13 @@ def replay(store: Store, game_id: str) -> dict:
     return state
 
 
+# Both run for every button of every render: one encoder (json.dumps with options builds a new one
+# per call) and one regex pass (every character that is not str.isalnum(), which is what \w less
+# the underscore matches).
+_ACTION_JSON = json.JSONEncoder(separators=(",", ":"), sort_keys=True)
+_NOT_ALNUM = re.compile(r"[\W_]")
+
+
 @dataclass(frozen=True)
 class ActionButton:
     action: dict
@@ -251,14 +259,14 @@ class ActionButton:
 
     @property
     def json(self) -> str:
-        return json.dumps(self.action, separators=(",", ":"), sort_keys=True)
+        return _ACTION_JSON.encode(self.action)
 
     @property
     def dom_id(self) -> str:
         """A stable element id, so htmx keeps keyboard focus on the same action across swaps."""
         parts = [str(self.action[k]) for k in sorted(self.action) if k != "type"]
         raw = "-".join([self.action["type"], *parts])
-        return "act-" + "".join(ch if ch.isalnum() else "-" for ch in raw)
+        return "act-" + _NOT_ALNUM.sub("-", raw)
 
     def get(self, name, default=None):
         return self.action.get(name, default)

@@ -53,7 +53,14 @@ def name_seats(text: str, names: dict | None) -> str:
     """
     if not names:
         return text
-    return SEAT_ID.sub(lambda m: names.get(m.group(0), m.group(0)), str(text))
+    return _name_seats(str(text), tuple(names.items()))
+
+
+@functools.lru_cache(maxsize=4096)
+def _name_seats(text: str, names: tuple) -> str:
+    # Cached: every render of a table's page names the seats of the same log lines again.
+    lookup = dict(names)
+    return SEAT_ID.sub(lambda m: lookup.get(m.group(0), m.group(0)), text)
 
 
 def init_app(app: Flask) -> None:
