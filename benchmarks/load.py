@@ -11,7 +11,8 @@ a move into a wall, answered 422). Figures only, never pass/fail:
   "changed" with the new revision (an upper bound of "accepted → pushed": it includes the
   action's own processing),
 - 5xx and client errors, lost or duplicated actions (every acknowledged action compared with the
-  stored action log),
+  stored action log), socket drops, and seats the server dropped (a socket away beyond the grace
+  period: the server stores that seat's ``drop``, which is neither lost nor duplicated),
 - CPU (% of one core, summed over master and worker) and peak RSS of the server processes.
 
 Setups: (a) one gunicorn process on SQLite; (b) two processes on PostgreSQL + Redis (seats
@@ -60,6 +61,7 @@ from cluster import Player, Server, action_version, buttons, page_version, your_
 MAP = "name Load Hall\nwin 2\n############\n#G.........#\n#..#....#..#\n#..........#\n#....E....G#\n############"
 SEATS = 4
 ILLEGAL = 0.10
+SERVER_ACTIONS = {"drop", "timeout"}  # stored by the server for a seat, never sent by the generator
 P95_TARGET_MS = 100.0
 # --worker gevent: gevent is no dependency of Delve; install it apart, outside the project:
 #   .venv/bin/python -m pip install --target /tmp/delve-gevent-site gevent
@@ -319,23 +321,30 @@ class Run:
             list(pool.map(lambda s: s.player.close(), [s for g in self.games for s in g.seats]))
 
 
-def check_log(store, run: Run) -> tuple[int, int, int]:
-    """(lost, duplicated, unknown): acknowledged actions against the stored action log."""
-    lost = duplicated = unknown = 0
+def check_log(store, run: Run) -> tuple[int, int, int, int]:
+    """(lost, duplicated, unknown, server): acknowledged actions against the stored action log.
+
+    ``server`` counts the actions the server stored for a seat on its own: a seat's ``drop`` once
+    its socket stayed away beyond the grace period, or a ``timeout``. The generator never sends
+    those types, so they are neither lost nor duplicated; they say a seat looked gone."""
+    lost = duplicated = unknown = server = 0
     for game in run.games:
-        log = {seq: action for seq, _seat, action in store.actions(game.id)}
-        seqs = sorted(log)
+        stored = [(seq, action) for seq, _seat, action in store.actions(game.id)]
+        log = dict(stored)
+        seqs = sorted(seq for seq, _action in stored)
         duplicated += len(seqs) - len(set(seqs))
         if seqs != list(range(1, len(seqs) + 1)):
             lost += len(set(range(1, (seqs[-1] if seqs else 0) + 1)) - set(seqs))
         for version, action in game.acknowledged.items():
             if log.get(version) != action:
                 lost += 1
+        by_server = {seq for seq, action in log.items() if action.get("type") in SERVER_ACTIONS}
+        server += len(by_server)
         # Entries nobody was told about: the unanswered requests may explain some, never more.
-        unacked = len(set(log) - set(game.acknowledged))
+        unacked = len(set(log) - set(game.acknowledged) - by_server)
         unknown += game.unknown
         duplicated += max(0, unacked - game.unknown)
-    return lost, duplicated + run.duplicate_acks, unknown
+    return lost, duplicated + run.duplicate_acks, unknown, server
 
 
 class Usage:
@@ -413,7 +422,7 @@ def run_point(setup: str, games: int, seconds: float, services, workdir: Path, w
         gen_cpu = (sum(generator.cpu_times()[:2]) - gen_cpu0) / wall * 100
         load = os.getloadavg()[0]
         store = Store(url)
-        lost, duplicated, unknown = check_log(store, run)
+        lost, duplicated, unknown, server_actions = check_log(store, run)
         store.engine.dispose()
         pushes = run.push_latencies()
         drops = sum(seat.listener.disconnects for game in run.games for seat in game.seats)
@@ -430,7 +439,7 @@ def run_point(setup: str, games: int, seconds: float, services, workdir: Path, w
             "5xx": server_errors, "errors": client_errors, "socket_drops": drops,
             "409": sum(n for (m, s), n in run.statuses.items() if s == 409),
             "422": sum(n for (m, s), n in run.statuses.items() if s == 422),
-            "lost": lost, "duplicated": duplicated, "unanswered": unknown,
+            "lost": lost, "duplicated": duplicated, "unanswered": unknown, "server_actions": server_actions,
             "cpu": usage.cpu_percent, "rss_mb": usage.peak_rss / 2**20, "generator_cpu": gen_cpu, "loadavg": load,
             "setup_s": prepared, "first_errors": list(run.errors),
         }
@@ -443,7 +452,7 @@ def run_point(setup: str, games: int, seconds: float, services, workdir: Path, w
 
 def within_target(r: dict) -> bool:
     return r["p95"] <= P95_TARGET_MS and not (r["5xx"] or r["errors"] or r["lost"] or r["duplicated"]
-                                               or r.get("socket_drops"))
+                                               or r.get("socket_drops") or r.get("server_actions"))
 
 
 def largest_within_target(point, start: int, limit: int) -> dict | None:
@@ -482,10 +491,10 @@ def print_results(title: str, results: list[dict]) -> None:
     print_table(
         title,
         ["setup", "worker", "N games", "threads", "actions/s", "requests/s", "action p50/p95/p99 ms",
-         "push p50/p95/p99 ms", "5xx", "errors", "socket drops", "lost", "dup", "server CPU %", "server RSS MB", "generator CPU %", "load avg"],
+         "push p50/p95/p99 ms", "5xx", "errors", "socket drops", "seats dropped", "lost", "dup", "server CPU %", "server RSS MB", "generator CPU %", "load avg"],
         [[r["setup"], r["worker"], r["games"], r["threads"], round(r["actions_per_s"], 1), round(r["requests_per_s"], 1),
           f"{r['p50']:.0f} / {r['p95']:.0f} / {r['p99']:.0f}", f"{r['push_p50']:.0f} / {r['push_p95']:.0f} / {r['push_p99']:.0f}",
-          r["5xx"], r["errors"], r.get("socket_drops", "-"), r["lost"], r["duplicated"], round(r["cpu"]), round(r["rss_mb"]), round(r["generator_cpu"]), round(r["loadavg"], 1)]
+          r["5xx"], r["errors"], r.get("socket_drops", "-"), r.get("server_actions", "-"), r["lost"], r["duplicated"], round(r["cpu"]), round(r["rss_mb"]), round(r["generator_cpu"]), round(r["loadavg"], 1)]
          for r in results],
     )
 

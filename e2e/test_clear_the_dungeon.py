@@ -146,8 +146,8 @@ def test_line_a_won_with_the_mouse(page, console_errors, axe_check):
         if step == "2C r6c2 double":
             expect(monster(page, "r6c2").locator(".ctd-mini.doubled")).to_have_count(1)
             expect(monster(page, "r6c2")).to_contain_text("13/12")
-        if step == "KD":  # the peek, seen by the player only
-            expect(page.locator(".ctd-peek")).to_contain_text("Only you see this card")
+        if step == "KD":  # the peek, with the player's two choices
+            expect(page.locator(".ctd-peek")).to_contain_text("Move it to the top to draw it next")
             expect(page.locator(".ctd-peeked .card")).to_have_attribute("aria-label", "7 of hearts")
             axe_check(page)
     expect(page.locator("#status")).to_contain_text("Game over")
@@ -232,7 +232,7 @@ def test_loss_by_the_fifth_hit(page, console_errors, axe_check):
     assert console_errors == []
 
 
-def test_spectator_follows_live_and_never_sees_the_peek(page, new_page, console_errors, axe_check):
+def test_spectator_follows_live_and_sees_the_peek_without_choices(page, new_page, console_errors, axe_check):
     page.emulate_media(reduced_motion="reduce")
     url = start_game(page, stacked("C", "10D 3H 2D"))
     watcher = new_page()
@@ -259,15 +259,17 @@ def test_spectator_follows_live_and_never_sees_the_peek(page, new_page, console_
     click_step(page, "KD")
     expect(page.locator(".ctd-peeked .card")).to_have_attribute("aria-label", "10 of clubs")
     expect(watcher.locator("#game")).to_have_attribute("data-version", "4")
-    expect(watcher.locator(".ctd-peek")).to_contain_text("The player is looking")
-    assert_not_shown(watcher, "10C")
+    # Rules 10.3: the spectator's view equals the player's, the peeked card included.
+    expect(watcher.locator(".ctd-peek")).to_contain_text("The player is choosing")
+    expect(watcher.locator(".ctd-peeked .card")).to_have_attribute("aria-label", "10 of clubs")
+    expect(watcher.locator("#game button")).to_have_count(0)
+    assert_not_shown(watcher, "QS")  # r1c1 of layout C, still face down
     axe_check(watcher)
 
     click_step(page, "leave")
-    expect(page.locator(".ctd-bottom")).to_contain_text("known to you")
+    expect(page.locator(".ctd-bottom")).to_contain_text("Known bottom card")
     expect(watcher.locator("#game")).to_have_attribute("data-version", "5")
-    expect(watcher.locator(".ctd-bottom")).to_have_count(0)
-    assert_not_shown(watcher, "10C")
+    expect(watcher.locator(".ctd-bottom .card")).to_have_attribute("aria-label", "10 of clubs")
 
     # A reload resumes exactly where the game is.
     board = page.locator(".ctd-dungeon").inner_html()

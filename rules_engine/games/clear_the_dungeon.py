@@ -49,13 +49,13 @@ The view (``view(state, seat)``), a JSON-safe dict:
     ``end_turn_cost``: what ``end_turn`` would do now, ``{hits, hits_after, fatal}``
       (``end_turn_cost``), or ``null`` while it is not legal.
     ``pending``: ``null``, or ``{"kind": "peek", "card": code}`` while a K♦ decision is
-      open; a spectator gets ``"card": null``.
+      open.
     ``turn``, ``defeated`` (0–12), ``status`` (``playing``, ``won``, ``lost_hits``,
       ``lost_power``, ``resigned``), ``player`` (the one seat), ``result`` (as ``result()``).
-    ``log``: the event log as plain strings (a spectator's copy never names a peeked card).
+    ``log``: the event log as plain strings.
 
-Ruling beyond the rules file: the K♦ peek (pending card, ``known_bottom``, the peek's log
-lines) is shown to the player's seat only, not to spectators.
+As the rules file says (10.3), a spectator's view equals the player's: the hand, the
+pending K♦ card and the known bottom card are what any onlooker at the table would see.
 """
 
 from __future__ import annotations
@@ -569,10 +569,7 @@ def _use_item(state: dict, act: dict) -> None:
     elif item == "KD":
         bottom = state["power_deck"][-1]
         state["pending"] = {"kind": "peek", "card": bottom}
-        # The peek is the player's alone (see the module docstring): spectators read "public".
-        log.append(
-            {"text": f"K♦: the bottom card is {bottom}", "public": "K♦: the player looks at the bottom card"}
-        )
+        log.append(f"K♦: the bottom card is {bottom}")
     elif item == "KS":
         slot = state["dungeon"][act["target"]]
         slot["attack"][0]["doubled"] = True
@@ -595,14 +592,12 @@ def _decide_peek(state: dict, move_to_top: bool) -> None:
     if move_to_top and len(deck) > 1:
         deck.insert(0, deck.pop())
         state["known_bottom"] = None
-        state["log"].append(
-            {"text": f"K♦: {card} moved to the top", "public": "K♦: the bottom card is moved to the top"}
-        )
+        state["log"].append(f"K♦: {card} moved to the top")
     else:
         # Left in place (or a one-card deck, where top and bottom are the same card).
         state["known_bottom"] = card
         where = "moved to the top" if move_to_top else "left at the bottom"
-        state["log"].append({"text": f"K♦: {card} {where}", "public": f"K♦: the bottom card is {where}"})
+        state["log"].append(f"K♦: {card} {where}")
 
 
 def _play(state: dict, card: str, target: str, double: bool) -> None:
@@ -698,7 +693,6 @@ def view(state: dict, seat: str | None) -> dict:
     >>> "seed" in v, v["deck_count"] <= 37
     (False, True)
     """
-    is_player = seat is not None and seat == _seat(state)
     dungeon = []
     for pos in POSITIONS:
         slot = state["dungeon"][pos]
@@ -712,17 +706,15 @@ def view(state: dict, seat: str | None) -> dict:
         dungeon.append(entry)
     pending = state["pending"]
     if pending is not None:
-        pending = {"kind": pending["kind"], "card": pending["card"] if is_player else None}
-    log = [
-        entry if isinstance(entry, str) else (entry["text"] if is_player else entry["public"])
-        for entry in state["log"]
-    ]
+        pending = {"kind": pending["kind"], "card": pending["card"]}
+    # A dict is a K♦ line of a state stored before the peek was public (it also had a spectator's text).
+    log = [entry if isinstance(entry, str) else entry["text"] for entry in state["log"]]
     hits = len(state["hit_row"])
     return {
         "dungeon": dungeon,
         "hand": list(state["hand"]),
         "deck_count": len(state["power_deck"]),
-        "known_bottom": state["known_bottom"] if is_player else None,
+        "known_bottom": state["known_bottom"],
         "hit_row": list(state["hit_row"]),
         "hits": hits,
         "hits_left": MAX_HITS - hits,

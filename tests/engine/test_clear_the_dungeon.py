@@ -749,20 +749,25 @@ class TestView:
         assert "9D on Q♦ (9/12)" in v["log"] and "3S on Q♦ (12/12)" in v["log"]
         assert "seed" not in json.dumps(v)
 
-    def test_the_peek_is_shown_to_the_player_only_and_only_while_known(self):
+    def test_the_spectator_view_equals_the_players_peek_included(self):
+        """Rules 10.3: the pending K♦ card and the known bottom card are public; the bottom card
+        is known only while it stays at the bottom."""
         pending = TestJokersAndKings().s11_pending()
         assert cd.view(pending, "p1")["pending"] == {"kind": "peek", "card": "AC"}
-        spectator = cd.view(pending, None)
-        assert spectator["pending"] == {"kind": "peek", "card": None}
+        assert cd.view(pending, None) == cd.view(pending, "p1")
         left = act(pending, {"type": "peek_decision", "move_to_top": False})
         assert cd.view(left, "p1")["known_bottom"] == "AC"
-        assert cd.view(left, None)["known_bottom"] is None
-        # The spectator's log never names the peeked card; the K♥ line named it in public.
-        peek_lines = [line for line in cd.view(left, None)["log"] if line.startswith("K♦")]
-        assert peek_lines and not any("AC" in line for line in peek_lines)
-        assert any("K♦: the bottom card is AC" in line for line in cd.view(left, "p1")["log"])
+        assert cd.view(left, None) == cd.view(left, "p1")
+        assert "K♦: the bottom card is AC" in cd.view(left, None)["log"]
+        assert "K♦: AC left at the bottom" in cd.view(left, None)["log"]
         moved = act(pending, {"type": "peek_decision", "move_to_top": True})
         assert cd.view(moved, "p1")["known_bottom"] is None
+        assert "K♦: AC moved to the top" in cd.view(moved, None)["log"]
+
+    def test_a_peek_stored_before_it_was_public_still_reads(self):
+        # States stored by earlier versions kept a K♦ line as {"text", "public"}: every view reads "text".
+        state = edited(game("A"), log=[{"text": "K♦: the bottom card is AC", "public": "K♦: the player looks"}])
+        assert cd.view(state, None)["log"] == ["K♦: the bottom card is AC"]
 
     def test_view_is_json_safe_and_does_not_alias_the_state(self):
         s = game("A")
@@ -1004,12 +1009,12 @@ def named_cards(text: str) -> set[str]:
 
 
 def seen_cards(state: dict) -> tuple[set[str], set[str]]:
-    """Cards seen in this state: (by anyone at the table: hand and hits, by the player: + peek)."""
+    """Cards seen in this state, (by a spectator, by the player): the hand, the hits and a K♦ peek,
+    the same for both, since rules 10.3 make the peek public."""
     public = set(state["hand"]) | set(state["hit_row"])
-    private = set(public)
     if state["pending"] is not None:
-        private.add(state["pending"]["card"])
-    return public, private
+        public.add(state["pending"]["card"])
+    return public, set(public)
 
 
 def check_invariants(state: dict) -> None:
@@ -1037,7 +1042,8 @@ def check_invariants(state: dict) -> None:
 
 
 def check_view(state: dict, seen: tuple[set[str], set[str]]) -> None:
-    """No view names a face-down card, an unseen power card, the seed, or (to a spectator) a peek."""
+    """No view names a face-down card, an unseen power card or the seed; a spectator's view is the
+    player's (rules 10.3)."""
     for seat, seen_by in ((None, seen[0]), ("p1", seen[1])):
         view = cd.view(state, seat)
         text = json.dumps(view, ensure_ascii=False)
@@ -1052,11 +1058,8 @@ def check_view(state: dict, seen: tuple[set[str], set[str]]) -> None:
         for entry in view["dungeon"]:
             if entry["state"] != "monster":
                 assert set(entry) == {"pos", "row", "col", "state"}
-        if seat is None:
-            assert view["known_bottom"] is None
-            assert view["pending"] is None or view["pending"]["card"] is None
-        else:
-            assert view["known_bottom"] == state["known_bottom"]
+        assert view == cd.view(state, "p1")
+        assert view["known_bottom"] == state["known_bottom"]
         assert view["deck_count"] == len(state["power_deck"])
         assert view["end_turn_cost"] == cd.end_turn_cost(state) and view["item_status"] == cd.item_status(state)
 

@@ -1,6 +1,6 @@
 """Clear the Dungeon's page through Flask's test client: creating a stacked deal, playing whole
 games over HTTP, the plain buttons that work without JavaScript, spectators, and hidden
-information (face-down monsters, the power deck's order, the K♦ peek) over whole random games.
+information (face-down monsters, the power deck's order) over whole random games.
 
 The two complete winning lines (rules S18 and S19) live here and are reused by the browser
 tests in ``e2e/test_clear_the_dungeon.py``."""
@@ -272,7 +272,7 @@ class TestPlaying:
         body = body_of(play_line(player, store, ["10H r7c1", "3S r7c1", "2H r7c1", "10D r7c2", "3H r7c2"]))
         assert "K♥: put A♣ under the power deck" in body
         body = body_of(play_line(player, store, ["KH AC"]))
-        assert "Bottom card, known to you" in body and '<dd id="ctd-hits">0/5</dd>' in body
+        assert "Known bottom card:" in body and '<dd id="ctd-hits">0/5</dd>' in body
 
 
 class TestSpectators:
@@ -289,22 +289,26 @@ class TestSpectators:
         assert response.status_code == 403
 
     @pytest.mark.parametrize("move_to_top", [True, False])
-    def test_the_k_diamonds_peek_never_reaches_a_spectator(self, seat_client, store, move_to_top):
+    def test_a_spectator_sees_the_k_diamonds_peek_but_cannot_decide(self, seat_client, store, move_to_top):
+        """Rules 10.3: the spectator's view equals the player's, the pending K♦ card included."""
         player = start(seat_client, stacked("C", "10D 3H 2D"))
         play_line(player, store, ["10D r7c2", "3H r7c2", "2D r7c2"])
         watcher = seat_client()
         watcher.watch(player.game_id)
         body = body_of(player.act({"type": "use_item", "item": "KD"}))
         assert 'aria-label="10 of clubs"' in body and "Move 10♣ to the top" in body
-        shown = [body_of(watcher.board()), body_of(watcher.get(f"/g/{player.game_id}"))]
-        assert "The player is looking at the bottom card" in shown[0]
+        for page in (body_of(watcher.board()), body_of(watcher.get(f"/g/{player.game_id}"))):
+            assert '<span class="ctd-peeked">' in page and 'aria-label="10 of clubs"' in page
+            assert "The player is choosing whether this card goes to the top" in page
+            assert "Move 10♣ to the top" not in page and "<button" not in page.split('id="game"', 1)[1]
+        assert watcher.act({"type": "peek_decision", "move_to_top": move_to_top}).status_code == 403
         body = body_of(player.act({"type": "peek_decision", "move_to_top": move_to_top}))
-        if not move_to_top:
-            assert "Bottom card, known to you" in body
-        shown += [body_of(watcher.board()), body_of(watcher.get(f"/g/{player.game_id}"))]
-        for page in shown:
-            assert_card_absent(page, "10C")
-            assert "known to you" not in page
+        seen = body_of(watcher.board())
+        if move_to_top:
+            assert 'K♦: 10<span class="suit black">♣</span> moved to the top' in seen and "Known bottom card:" not in seen
+        else:
+            assert "Known bottom card:" in body and "Known bottom card:" in seen
+            assert 'K♦: 10<span class="suit black">♣</span> left at the bottom' in seen
 
 
 # --- Hidden information over whole random games ------------------------------------------------
@@ -326,7 +330,7 @@ def assert_card_absent(body: str, code: str, texts: tuple[str, str] | None = Non
 
 def known_cards(viewer_log: list[str]) -> set[str]:
     """Power cards this viewer may know although they lie in the deck: the K♥ puts a named card
-    under it (public), and the K♦ shows the bottom card to the player (the view's log says so)."""
+    under it and the K♦ shows the bottom card, both in public (the view's log says so)."""
     codes = set()
     for line in viewer_log:
         if line.startswith(("K♥:", "K♦:")):
@@ -370,7 +374,7 @@ def greedy_random(state: dict, rng: random.Random) -> dict:
 def test_no_face_down_card_or_deck_order_in_any_body(app, seat_client, store, game):
     """Every body the player and a spectator receive, over whole games (two complete lines that
     use every item, and random stacked deals), names no face-down card and no card of the
-    power deck beyond what the viewer knows (the K♥'s card; the K♦'s, for the player only)."""
+    power deck beyond what the table knows (the K♥'s card and the K♦'s, public by rules 10.3)."""
     if isinstance(game, int):
         deck = list(cd.ALL_CARDS)
         random.Random(game).shuffle(deck)
