@@ -55,20 +55,26 @@ def open_s2_game(page):
     page.wait_for_url(re.compile(r".*/g/[A-Za-z0-9_-]{20,}$"))
 
 
+def connected_s2_game_with_top_set(context):
+    """A new page on the S2 deal, live, with the top set chosen (version 1); and its page errors."""
+    page = context.new_page()
+    page_errors: list[str] = []
+    page.on("pageerror", lambda error: page_errors.append(str(error)))
+    open_s2_game(page)
+    expect(page.locator("html")).to_have_attribute("data-live", "connected")
+    page.get_by_role("button", name=re.compile("top set", re.I)).first.click()
+    expect(page.locator("#game")).to_have_attribute("data-version", "1")
+    return page, page_errors
+
+
 def test_the_page_reconnects_by_itself_after_a_crash_and_play_goes_on(browser, crashable_server):
     server = crashable_server
     context = browser.new_context(base_url=server.url)
     try:
-        page = context.new_page()
-        page_errors: list[str] = []
-        page.on("pageerror", lambda error: page_errors.append(str(error)))
-        open_s2_game(page)
+        page, page_errors = connected_s2_game_with_top_set(context)
         game_url = page.url
         game = page.locator("#game")
         live = page.locator("html")
-        expect(live).to_have_attribute("data-live", "connected")
-        page.get_by_role("button", name=re.compile("top set", re.I)).first.click()
-        expect(game).to_have_attribute("data-version", "1")
         page.get_by_role("button", name=re.compile(r"8♦.*attack|attack.*8♦", re.I)).first.click()
         expect(game).to_have_attribute("data-version", "2")
         expect(page.locator("#room-title")).to_have_text("Combat")
@@ -105,15 +111,9 @@ def test_a_graceful_restart_is_announced_and_play_goes_on(browser, crashable_ser
     server = crashable_server
     context = browser.new_context(base_url=server.url)
     try:
-        page = context.new_page()
-        page_errors: list[str] = []
-        page.on("pageerror", lambda error: page_errors.append(str(error)))
-        open_s2_game(page)
+        page, page_errors = connected_s2_game_with_top_set(context)
         game = page.locator("#game")
         live = page.locator("html")
-        expect(live).to_have_attribute("data-live", "connected")
-        page.get_by_role("button", name=re.compile("top set", re.I)).first.click()
-        expect(game).to_have_attribute("data-version", "1")
 
         server.process.terminate()  # SIGTERM: what a deploy sends
         # Told at once, while the process still drains (before its connection drops).
