@@ -9,6 +9,7 @@ from pathlib import Path
 import rules_engine
 from rules_engine.cards import Card
 from rules_engine.errors import InvalidAction
+from rules_engine.text import clean_text
 
 from .config import PROJECT_ROOT
 
@@ -294,9 +295,8 @@ NAME_MAX = 24
 
 
 def clean_name(raw: object, fallback: str) -> str:
-    """A display name: printable, trimmed, at most NAME_MAX characters; the fallback if empty."""
-    text = "".join(ch for ch in str(raw or "") if ch.isprintable()).strip()
-    return " ".join(text.split())[:NAME_MAX] or fallback
+    """A display name through the one text sanitiser, at most NAME_MAX characters; the fallback if empty."""
+    return clean_text(raw, NAME_MAX) or fallback
 
 
 def parse_options(entry: GameEntry, form, files=None, *, allow_test_options: bool = False) -> dict:

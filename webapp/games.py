@@ -18,7 +18,7 @@ from . import seats as seat_tokens
 from .catalog import BY_SLUG, clean_name, parse_options
 from .realtime import notify_changed
 from .rendering import name_seats
-from .limits import ACT, CREATE_GAME, limiter
+from .limits import ACT, CREATE_GAME, READ, limiter
 from .security import check_csrf
 from .store import StaleVersion, Store
 
@@ -47,11 +47,26 @@ def viewer_seat(game: play.LoadedGame) -> str | None:
     return seat_tokens.seat_for(request, store().seat_hashes(game.id))
 
 
+LOG_SEEN_DIGITS = 9
+
+
 def _log_seen() -> int | None:
-    try:
-        return max(0, int(request.values.get("log_seen", "")))
-    except ValueError:
+    """How much of the log the page has shown: a whole number, or absent; anything else is 400
+    (the spectators' shared fragments are keyed by it, so a made-up value must not reach a key)."""
+    raw = request.values.get("log_seen")
+    if raw is None or raw == "":
         return None
+    if not (raw.isascii() and raw.isdigit() and len(raw) <= LOG_SEEN_DIGITS):
+        abort(400, description="This request's log position is not a whole number. Reload the page.")
+    return int(raw)
+
+
+def _board_page() -> str:
+    """Which page asks for the board: the game page ("") or the waiting room ("waiting")."""
+    page = request.args.get("page", "")
+    if page not in ("", "waiting"):
+        abort(400, description="This request asked for a page we do not have. Reload the page.")
+    return page
 
 
 def log_mark(entries: list) -> int:
@@ -79,7 +94,9 @@ def seat_rows(game: play.LoadedGame, now: float, viewer: str | None = None) -> l
     from .presence import GRACE_SECONDS, REQUEST_SEEN_EVERY
 
     rows = []
-    for s in store().seats(game.id):
+    records = store().seats(game.id)
+    host = play.host_of(game.record.lobby, records)
+    for s in records:
         last_seen = s.last_seen
         if s.seat == viewer and not s.gone and now - last_seen >= REQUEST_SEEN_EVERY:
             store().seen([(game.id, s.seat)])
@@ -88,7 +105,7 @@ def seat_rows(game: play.LoadedGame, now: float, viewer: str | None = None) -> l
         if game.record.status == "running" and not s.connected and not s.gone:
             drop_in = max(0, int(last_seen + GRACE_SECONDS - now))
         rows.append({"seat": s.seat, "name": s.name, "connected": s.connected, "gone": s.gone, "drop_in": drop_in,
-                     "host": game.record.lobby.get("host") == s.seat})
+                     "host": host == s.seat})
     return rows
 
 
@@ -129,7 +146,7 @@ def render_game(game: play.LoadedGame, seat: str | None, *, flash: str | None = 
         context.update(
             lobby=game.record.lobby,
             table_size=play.table_size(game.rules, game.record.options),
-            is_host=seat is not None and game.record.lobby.get("host") == seat,
+            is_host=seat is not None and any(row["host"] and row["seat"] == seat for row in context["seats"]),
             view=None, buttons=[], result=None,
         )
         blocks = ["game"]
@@ -181,6 +198,7 @@ def create():
 
 
 @bp.get("/g/<game_id>")
+@limiter.shared_limit(READ, scope="read")
 def page(game_id: str):
     game = game_or_404(game_id)
     return render_game(game, viewer_seat(game))
@@ -197,21 +215,36 @@ class SpectatorFragments:
 
     WAIT_SECONDS = 5.0
 
-    def __init__(self, size: int = 256):
+    def __init__(self, size: int = 256, max_bytes: int = 32 * 1024 * 1024):
         self._lock = threading.Lock()
         self._items: OrderedDict = OrderedDict()
         self._rendering: dict = {}
         self._size = size
+        # Bounded by bytes as well as entries: one finished 100 × 100 map is over a megabyte, and
+        # the cache must not hold a worker's memory hostage whatever the keys.
+        self._max_bytes = max_bytes
+        self._bytes = 0
+
+    @property
+    def held_bytes(self) -> int:
+        return self._bytes
 
     def get(self, key):
         with self._lock:
             return self._items.get(key)
 
-    def put(self, key, value) -> None:
+    def put(self, key, value: bytes) -> None:
+        if len(value) > self._max_bytes // 8:
+            return  # a body this large would push out most of the others: render it each time
         with self._lock:
+            old = self._items.pop(key, None)
+            if old is not None:
+                self._bytes -= len(old)
             self._items[key] = value
-            while len(self._items) > self._size:
-                self._items.popitem(last=False)
+            self._bytes += len(value)
+            while len(self._items) > self._size or self._bytes > self._max_bytes:
+                _key, evicted = self._items.popitem(last=False)
+                self._bytes -= len(evicted)
 
     def shared(self, key, render):
         """The cached body for ``key`` as a response, else ``render()``'s response; ``render``
@@ -243,15 +276,19 @@ spectator_fragments = SpectatorFragments()
 
 
 @bp.get("/g/<game_id>/board")
+@limiter.shared_limit(READ, scope="read")
 def board(game_id: str):
+    log_seen, page = _log_seen(), _board_page()  # validated before anything is loaded or cached
     if request.cookies.get(seat_tokens.COOKIE_NAME) or not is_htmx():
         # Rendered for this request alone (never shared): the revision that keys the spectators'
         # cache is not needed, and loading the game answers 404 for a wrong address.
         return _board(game_id, None)[0]
+    if not isinstance(game_id, str) or len(game_id) > 64:
+        abort(404, description="There is no game at this address. It may have been mistyped.")
     revision = store().revision(game_id)
     if revision is None:
         abort(404, description="There is no game at this address. It may have been mistyped.")
-    key = (game_id, revision, request.values.get("log_seen", ""), request.args.get("page", ""))
+    key = (game_id, revision, log_seen, page)
     return spectator_fragments.shared(key, lambda: _board(game_id, revision))
 
 
@@ -321,13 +358,21 @@ def act(game_id: str):
 
 
 def _start_from(game_id: str, *, same_deal: bool):
+    """A solo game's player starts another from the finished one: the same deal, or a new deal
+    with the same options. Only that player, and only once the game is over: the options may hold
+    what nobody else has seen (a stacked deck), and a copy of a running deal would be a peek."""
     check_csrf()
     old = game_or_404(game_id)
-    if same_deal and old.rules.result(old.state) is None:
-        abort(409, description="The same deal can be replayed once this game is over.")
+    if not BY_SLUG[old.record.slug].solo:
+        abort(409, description="A table plays again with everyone seated: use “Play again” at the end of its game.")
+    if viewer_seat(old) is None:
+        abort(403, description="Only this game's player can start it again; start your own game from the front page.")
+    if old.record.status != "finished":
+        abort(409, description="This game is still running: it can be started again once it is over.")
     try:
         new_id, token = play.start_game(
-            store(), old.record.slug, old.record.options, seed=old.record.seed if same_deal else None
+            store(), old.record.slug, old.record.options, seed=old.record.seed if same_deal else None,
+            lobby={"same_deal_as": old.id} if same_deal else None,
         )
     except rules_engine.InvalidAction as error:  # options were valid when stored; a rules change could refuse them
         abort(400, description=f"Could not start the game: {error}")

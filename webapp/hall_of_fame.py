@@ -7,14 +7,20 @@ that stores the action that wrote it: the escape and its entry land together or 
 crash or error after the commit can lose an entry. The page lists them, ranked as §7.3 says or
 sorted by any column.
 
-A stacked deal (the ``deck`` option, "Keep the stacked order" shuffles, scripted dice) can be
-built to guarantee an escape. §7.3 still gives such an escape its entry, but it is marked as a
-set deal and kept out of the ranking: the page lists it only when asked, tagged "set deal".
+Only a fresh, secret deal ranks. A deal its players could know or shape in advance can be
+built to guarantee an escape: a stacked deck, "Keep the stacked order" shuffles, scripted dice,
+markers the host placed by hand, hand-placed walls, or the same seed played again. §7.3 still
+gives such an escape its entry, but it is marked as a set deal and kept out of the ranking: the
+page lists it only when asked, tagged "set deal". The options are read both as the table was
+opened and as they stood at the escape (the engine's own lobby can change them after the
+start), so no later change slips a rigged deal into the ranking.
 
 >>> list(SORTS)[:3]
 ['rank', 'name', 'class']
 >>> is_set_deal({"deck": ["3C"]}), is_set_deal({"shuffles": "stacked"}), is_set_deal({"turn_mode": "single_draw"})
 (True, True, False)
+>>> is_set_deal({}, {"marker_placement": "manual"}), is_set_deal({}, replayed=True)
+(True, True)
 """
 
 from __future__ import annotations
@@ -93,9 +99,16 @@ _RANKING = (hall_of_fame.c.level.desc(), hall_of_fame.c.lives.desc(), hall_of_fa
             hall_of_fame.c.created_at.asc(), hall_of_fame.c.id.asc())
 
 
-def is_set_deal(options: dict) -> bool:
-    """Whether a game's cards (or dice) were set by its creator rather than shuffled by the server."""
-    return bool(options.get("deck")) or options.get("shuffles") == "stacked" or bool(options.get("d20_rolls"))
+def is_set_deal(*option_sets: dict, replayed: bool = False) -> bool:
+    """Whether a game's cards, dice or board were set by a player rather than dealt by the server
+    in secret, under any of ``option_sets``; or its deal was played before (``replayed``)."""
+    return replayed or any(_fixed_by_a_player(options) for options in option_sets)
+
+
+def _fixed_by_a_player(options: dict) -> bool:
+    return (bool(options.get("deck")) or options.get("shuffles") == "stacked" or bool(options.get("d20_rolls"))
+            or options.get("marker_placement") == "manual" or bool(options.get("stop_walls"))
+            or bool(options.get("redirects")))
 
 
 def record_escapes(conn, game, seat, action, new_state, now) -> None:
@@ -109,7 +122,9 @@ def record_escapes(conn, game, seat, action, new_state, now) -> None:
         return
     names = dict(conn.execute(select(seats.c.seat, seats.c.name).where(seats.c.game_id == game.id)).all())
     recorded = set(conn.execute(select(hall_of_fame.c.seat).where(hall_of_fame.c.game_id == game.id)).scalars())
-    set_deal = 1 if is_set_deal(game.record.options) else 0
+    in_force = new_state.get("options") if isinstance(new_state.get("options"), dict) else {}
+    set_deal = 1 if is_set_deal(game.record.options, in_force,
+                                replayed=bool(game.record.lobby.get("same_deal_as"))) else 0
     for entry in fresh:
         if entry["player"] in recorded:  # never twice for one character and game
             log.info("hall of fame entry for %s in %s already recorded", entry["player"], game.id)

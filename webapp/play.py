@@ -64,8 +64,11 @@ def load_game(store: Store, game_id: str) -> LoadedGame | None:
     return LoadedGame(record, rules, state)
 
 
-def start_game(store: Store, slug: str, options: dict, *, seed: int | None = None, name: str = "Adventurer"):
-    """Create a solo game; returns (game id, the seat's token). Raises InvalidAction for bad options."""
+def start_game(store: Store, slug: str, options: dict, *, seed: int | None = None, name: str = "Adventurer",
+               lobby: dict | None = None):
+    """Create a solo game; returns (game id, the seat's token). Raises InvalidAction for bad options.
+
+    ``lobby`` keeps facts about the game's origin (``same_deal_as``: the game whose seed it replays)."""
     rules = rules_engine.get(slug)
     seed = secrets.randbits(62) if seed is None else seed
     state = rules.new_game(seed=seed, players=[SOLO_SEAT], options=options)
@@ -77,6 +80,7 @@ def start_game(store: Store, slug: str, options: dict, *, seed: int | None = Non
         players=[SOLO_SEAT],
         snapshot=rules.dump(state),
         seat_tokens={SOLO_SEAT: (name, seat_tokens.hash_token(token))},
+        lobby=lobby,
     )
     return game_id, token
 
@@ -227,6 +231,23 @@ def open_table(store: Store, slug: str, options: dict, *, name: str, seed: int |
         lobby={"host": "p1", "choices": {}},
     )
     return game_id, token
+
+
+def host_of(lobby: dict, seats: list) -> str | None:
+    """The seat that hosts a table: the one named in its lobby while it is seated, else the
+    longest-seated player (``seats`` in join order), so a table whose host left never becomes
+    unstartable and an empty waiting room's next arrival hosts it."""
+    seated = [s.seat for s in seats]
+    named = lobby.get("host")
+    if named in seated:
+        return named
+    return seated[0] if seated else None
+
+
+def name_taken(seats: list, name: str, *, besides: str | None = None) -> bool:
+    """Whether another seat at the table (not ``besides``) already goes by ``name``, ignoring case."""
+    wanted = name.casefold()
+    return any(s.name.casefold() == wanted for s in seats if s.seat != besides)
 
 
 def table_size(rules, options: dict) -> int:

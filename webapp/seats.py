@@ -33,6 +33,14 @@ def seat_for(request: Request, seat_hashes: dict[str, str]) -> str | None:
     return None
 
 
+def origin_of(request: Request, secret: str) -> str:
+    """Where a request comes from, for counting seats per client address: a keyed hash of the
+    address (``remote_addr``, which ProxyFix sets from ``TRUSTED_PROXIES``), so the database never
+    holds an address and the hash cannot be reversed by trying every address without the key."""
+    address = (request.remote_addr or "unknown").encode()
+    return hmac.new(secret.encode(), b"seat-origin:" + address, hashlib.sha256).hexdigest()[:32]
+
+
 def give_seat(response: Response, game_id: str, token: str, *, secure: bool) -> None:
     response.set_cookie(
         COOKIE_NAME,

@@ -77,6 +77,9 @@ seats = Table(
     Column("last_seen", Float, nullable=False, default=0.0),
     # The absence action was applied (or is pointless): stop watching this seat.
     Column("gone", Integer, nullable=False, default=0),
+    # For a seat taken mid-game: a keyed hash of the client address it came from (never the
+    # address itself), to cap how many seats one address takes in a running game.
+    Column("origin", String(64), nullable=True),
 )
 
 chat = Table(
@@ -338,13 +341,38 @@ class Store:
                 raise StaleVersion(-1)
         return expected_revision + 1
 
-    def set_lobby_after_end(self, game_id: str, lobby: dict) -> None:
-        """Record table facts after the end (e.g. the next game's id for "play again")."""
+    def claim_next_game(self, game_id: str, next_id: str) -> str | None:
+        """Record ``next_id`` as the table that follows the finished game, unless one is recorded
+        already; returns the next table that stands (None if the game is gone).
+
+        A compare-and-set on the lobby text, one UPDATE: SQLite runs writers one at a time, and
+        PostgreSQL re-checks the WHERE on the row a concurrent writer just changed, so of two
+        players pressing "Play again" at once exactly one table wins, on either database."""
+        for _attempt in range(5):
+            with self.engine.begin() as conn:
+                row = conn.execute(select(games.c.lobby).where(games.c.id == game_id)).first()
+                if row is None:
+                    return None
+                lobby = json.loads(row[0] or "{}")
+                if lobby.get("next"):
+                    return lobby["next"]
+                claimed = conn.execute(
+                    update(games).where(games.c.id == game_id, games.c.lobby == row[0])
+                    .values(lobby=_json(dict(lobby, next=next_id)), revision=games.c.revision + 1)
+                ).rowcount
+            if claimed == 1:
+                return next_id
+        return self.load(game_id).lobby.get("next") if self.load(game_id) else None
+
+    def delete_waiting_table(self, game_id: str) -> None:
+        """Remove a waiting room nobody has been shown (the loser of a "Play again" race)."""
         with self.engine.begin() as conn:
-            conn.execute(
-                update(games).where(games.c.id == game_id)
-                .values(lobby=_json(lobby), revision=games.c.revision + 1)
-            )
+            waiting = conn.execute(select(games.c.status).where(games.c.id == game_id)).scalar()
+            if waiting != "waiting":
+                return
+            conn.execute(delete(chat).where(chat.c.game_id == game_id))
+            conn.execute(delete(seats).where(seats.c.game_id == game_id))
+            conn.execute(delete(games).where(games.c.id == game_id))
 
     def start(self, game_id: str, *, expected_revision: int, players: list[str], options: dict,
               snapshot: dict, clock: tuple[str | None, float | None, float | None]) -> int:
@@ -382,15 +410,18 @@ class Store:
                 for r in rows
             ]
 
-    def add_seat(self, game_id: str, *, name: str, token_hash: str, limit: int) -> str | None:
+    def add_seat(self, game_id: str, *, name: str, token_hash: str, limit: int, origin: str | None = None,
+                 counted=None) -> str | None:
         """Take the next free seat ("p2", "p3", …) if fewer than ``limit`` are taken; None if full.
 
-        The seat number never reuses one that has been taken: a seat that left stays in the log."""
+        ``counted(seats)`` picks which seat ids count against the limit (default: all of them; a
+        running game counts only the living). The seat number never reuses one that has been
+        taken: a seat that left stays in the log."""
         now = time.time()
         for _attempt in range(5):
             with self.engine.connect() as conn:
                 taken = [r[0] for r in conn.execute(select(seats.c.seat).where(seats.c.game_id == game_id))]
-            active = len(taken)
+            active = len(counted(taken)) if counted is not None else len(taken)
             if active >= limit:
                 return None
             number = max((int(s[1:]) for s in taken if s[1:].isdigit()), default=0) + 1
@@ -400,7 +431,7 @@ class Store:
                     conn.execute(
                         insert(seats).values(
                             game_id=game_id, seat=seat, name=name, token_hash=token_hash,
-                            joined_at=now, connected=0, last_seen=now, gone=0,
+                            joined_at=now, connected=0, last_seen=now, gone=0, origin=origin,
                         )
                     )
                     conn.execute(update(games).where(games.c.id == game_id).values(revision=games.c.revision + 1))
@@ -408,6 +439,13 @@ class Store:
             except IntegrityError:
                 continue  # someone else took that number at the same moment: try the next one
         return None
+
+    def seats_from(self, game_id: str, origin: str) -> int:
+        """How many seats of the game were taken mid-game from one client address (its hash)."""
+        with self.engine.connect() as conn:
+            return conn.execute(
+                select(func.count()).select_from(seats).where(seats.c.game_id == game_id, seats.c.origin == origin)
+            ).scalar_one()
 
     def remove_seat(self, game_id: str, seat: str) -> None:
         """A seat leaves a waiting room (before the game starts)."""

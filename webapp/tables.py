@@ -8,19 +8,27 @@ import time
 from flask import Blueprint, abort, current_app, redirect, request, url_for
 
 import rules_engine
+from rules_engine.text import clean_text
 
 from . import play
 from . import seats as seat_tokens
 from .catalog import BY_SLUG, clean_name
 from .games import game_or_404, is_htmx, store, viewer_seat
 from .realtime import notify_changed, push_chat
-from .limits import CHAT, CREATE_GAME, JOIN, limiter
+from .limits import CHAT, CREATE_GAME, JOIN, TABLE, limiter
 from .security import check_csrf
 from .store import StaleVersion
 
 bp = Blueprint("tables", __name__)
 
 CHAT_MAX = 200
+SEATS_PER_ADDRESS = 2
+"""Seats one client address may take in a running game, over the game's whole life: a newcomer
+is placed at random and sees around them, so joining and leaving again and again would map a
+secret dungeon. Seats taken in the waiting room do not count (a household on one connection
+sits down together); two mid-game joins let a late pair on one connection both play."""
+ROSTER_CAP = 64
+"""Living seats a running table may hold at most (the rules' own table size is lower)."""
 CHAT_BURST = 5  # messages per seat …
 CHAT_WINDOW = 10.0  # … per this many seconds
 
@@ -69,12 +77,22 @@ def join(game_id: str):
         abort(409, description="This game is over; you can watch how it ended.")
     seats_now = store().seats(game_id)
     name = clean_name(request.form.get("name"), f"Player {len(seats_now) + 1}")
-    token = seat_tokens.new_token()
+    if play.name_taken(seats_now, name):
+        abort(409, description=f"Someone at this table is already called {name}: choose another name.")
     join_action = getattr(game.rules, "join_action", None)
     if status == "running" and not join_action:
         abort(409, description="This game has started and does not take newcomers; you can watch it.")
-    limit = play.table_size(game.rules, game.record.options) if status == "waiting" else 64
-    seat = store().add_seat(game_id, name=name, token_hash=seat_tokens.hash_token(token), limit=limit)
+    origin = seat_tokens.origin_of(request, current_app.config["SECRET_KEY"]) if status == "running" else None
+    if origin is not None and store().seats_from(game_id, origin) >= SEATS_PER_ADDRESS:
+        abort(409, description=f"This game already took {SEATS_PER_ADDRESS} seats from your connection; "
+                               "you can watch it, or join the next game.")
+    token = seat_tokens.new_token()
+    if status == "waiting":
+        limit, counted = play.table_size(game.rules, game.record.options), None
+    else:
+        limit, counted = ROSTER_CAP, _living_counter(game)
+    seat = store().add_seat(game_id, name=name, token_hash=seat_tokens.hash_token(token), limit=limit,
+                            origin=origin, counted=counted)
     if seat is None:
         abort(409, description="Every seat at this table is taken; you can still watch.")
     if status == "running":
@@ -99,14 +117,35 @@ def join(game_id: str):
     return response
 
 
+def _living_counter(game):
+    """Which of a running game's seats count against its roster: the living ones (dead and
+    departed rows stay for the log but never block a newcomer)."""
+    living = getattr(game.rules, "living_seats", None)
+    if living is None or game.state is None:
+        return None
+    alive = set(living(game.state))
+    # A seat row without a player yet is a join on its way in: it counts until it lands or is removed.
+    playing = {p["seat"] for p in game.state.get("players", []) if isinstance(p, dict) and "seat" in p}
+    return lambda seat_ids: [s for s in seat_ids if s in alive or s not in playing]
+
+
 @bp.post("/g/<game_id>/lobby")
+@limiter.limit(TABLE)
 def lobby_choice(game_id: str):
     """A seated player sets their name and lobby choices (e.g. a class) in the waiting room."""
     game, seat = _seated_in_waiting_room(game_id)
     entry = BY_SLUG[game.record.slug]
+    changed = False
     if "name" in request.form:
-        store().rename_seat(game_id, seat, clean_name(request.form.get("name"), seat))
-        game = game_or_404(game_id)
+        seats_now = store().seats(game_id)
+        current = next((s.name for s in seats_now if s.seat == seat), seat)
+        name = clean_name(request.form.get("name"), current)
+        if play.name_taken(seats_now, name, besides=seat):
+            abort(409, description=f"Someone at this table is already called {name}: choose another name.")
+        if name != current:
+            store().rename_seat(game_id, seat, name)
+            changed = True
+            game = game_or_404(game_id)
     lobby = dict(game.record.lobby)
     choices = {k: dict(v) for k, v in lobby.get("choices", {}).items()}
     mine = choices.setdefault(seat, {})
@@ -128,12 +167,15 @@ def lobby_choice(game_id: str):
         ):
             abort(409, description=f"Another player has already chosen that {field.label.lower()}.")
         mine[field.name] = raw
-    lobby["choices"] = choices
-    try:
-        store().set_lobby(game_id, lobby, expected_revision=game.record.revision)
-    except StaleVersion:
-        abort(409, description="The table changed at the same moment; please choose again.")
-    _ring(game_id)
+    lobby["choices"] = {k: v for k, v in choices.items() if v}
+    if lobby != game.record.lobby:
+        try:
+            store().set_lobby(game_id, lobby, expected_revision=game.record.revision)
+        except StaleVersion:
+            abort(409, description="The table changed at the same moment; please choose again.")
+        changed = True
+    if changed:  # an unchanged choice rings nobody: every ring makes every page at the table refetch
+        _ring(game_id)
     return _back(game_id)
 
 
@@ -145,13 +187,15 @@ def _choice_problem(game, field: str, value: str, seats: int) -> str | None:
 
 
 @bp.post("/g/<game_id>/start")
+@limiter.limit(TABLE)
 def start(game_id: str):
     """The host starts the game with everyone seated, in join order."""
     game, seat = _seated_in_waiting_room(game_id)
-    if game.record.lobby.get("host") != seat:
-        abort(403, description="Only the host (who opened the table) can start the game.")
+    seated = store().seats(game_id)
+    if play.host_of(game.record.lobby, seated) != seat:
+        abort(403, description="Only the host (who opened the table, or has sat longest since) can start the game.")
     entry = BY_SLUG[game.record.slug]
-    players = [s.seat for s in store().seats(game_id)]
+    players = [s.seat for s in seated]
     if len(players) < game.rules.min_players:
         abort(409, description=f"This game needs at least {game.rules.min_players} players.")
     options = dict(game.record.options)
@@ -178,23 +222,32 @@ def start(game_id: str):
 
 
 @bp.post("/g/<game_id>/leave-table")
+@limiter.limit(TABLE)
 def leave_table(game_id: str):
     """Leave the waiting room (once the game runs, leaving is the game's own action)."""
     game, seat = _seated_in_waiting_room(game_id)
     store().remove_seat(game_id, seat)
-    lobby = dict(game.record.lobby)
-    choices = {k: dict(v) for k, v in lobby.get("choices", {}).items() if k != seat}
     remaining = store().seats(game_id)
     # A choice the smaller table no longer allows is cleared, to be made again (ruling 55 of
-    # Dungeon Cards: the last player left holding the Mage or the Healer chooses again).
-    for mine in choices.values():
-        for name, value in list(mine.items()):
-            if _choice_problem(game, name, value, len(remaining)):
-                del mine[name]
-    lobby["choices"] = choices
-    if lobby.get("host") == seat:
-        lobby["host"] = remaining[0].seat if remaining else None
-    store().set_lobby(game_id, lobby, expected_revision=store().revision(game_id))
+    # Dungeon Cards: the last player left holding the Mage or the Healer chooses again); the
+    # host passes to the longest-seated player (an empty room's next arrival hosts it).
+    for _attempt in range(5):
+        fresh = game_or_404(game_id)
+        if fresh.record.status != "waiting":
+            break
+        lobby = dict(fresh.record.lobby)
+        choices = {k: dict(v) for k, v in lobby.get("choices", {}).items() if k != seat}
+        for mine in choices.values():
+            for name, value in list(mine.items()):
+                if _choice_problem(fresh, name, value, len(remaining)):
+                    del mine[name]
+        lobby["choices"] = choices
+        lobby["host"] = play.host_of(lobby, remaining)
+        try:
+            store().set_lobby(game_id, lobby, expected_revision=fresh.record.revision)
+            break
+        except StaleVersion:
+            remaining = store().seats(game_id)  # someone joined or chose meanwhile: redo it on theirs
     _ring(game_id)
     response = _back(game_id)
     response.delete_cookie(seat_tokens.COOKIE_NAME, path=f"/g/{game_id}")
@@ -207,7 +260,10 @@ def chat(game_id: str):
     """Say something to the table (the classic SHOUT): seated players only, short, rate-limited."""
     check_csrf()
     game, seat = _seated(game_id)
-    text = " ".join("".join(ch for ch in request.form.get("text", "") if ch.isprintable()).split())
+    raw = request.form.get("text", "")
+    if len(raw) > 4 * CHAT_MAX:
+        abort(400, description=f"Messages are at most {CHAT_MAX} characters.")
+    text = clean_text(raw, CHAT_MAX + 1)
     if not text:
         abort(400, description="Type a message first.")
     if len(text) > CHAT_MAX:
@@ -226,28 +282,38 @@ def chat(game_id: str):
 @limiter.limit(CREATE_GAME)
 def play_again(game_id: str):
     """"Play again" at a finished multiplayer game: the first player to ask opens a new table with
-    the same options; everyone else who asks is seated there under the name they had."""
+    the same options; everyone else who asks is seated there under the name they had. Two players
+    asking at once both open one, and exactly one is recorded as the next table: the other is
+    removed unseen and its opener is seated at the winner instead."""
     check_csrf()
     game, seat = _seated(game_id)
     if game.record.status != "finished":
         abort(409, description="This game is still running.")
     name = next((s.name for s in store().seats(game_id) if s.seat == seat), "Player")
     next_id = game.record.lobby.get("next")
-    token = seat_tokens.new_token()
     if next_id is None:
-        next_id, token = play.open_table(store(), game.record.slug, _table_options(game), name=name)
-        lobby = dict(game.record.lobby, next=next_id)
-        store().set_lobby_after_end(game_id, lobby)
-        _ring(game_id)
-    else:
-        nxt = game_or_404(next_id)
-        if nxt.record.status != "waiting":
-            return _back(next_id)
-        seat_taken = store().add_seat(next_id, name=name, token_hash=seat_tokens.hash_token(token),
-                                      limit=play.table_size(nxt.rules, nxt.record.options))
-        if seat_taken is None:
-            abort(409, description="The new table is already full; you can watch it.")
-        _ring(next_id)
+        opened, token = play.open_table(store(), game.record.slug, _table_options(game), name=name)
+        next_id = store().claim_next_game(game_id, opened)
+        if next_id == opened:
+            _ring(game_id)
+            response = _back(next_id)
+            seat_tokens.give_seat(response, next_id, token, secure=current_app.config["SESSION_COOKIE_SECURE"])
+            return response
+        store().delete_waiting_table(opened)
+        if next_id is None:
+            abort(404, description="There is no game at this address. It may have been mistyped.")
+    nxt = game_or_404(next_id)
+    if nxt.record.status != "waiting":
+        return _back(next_id)
+    token = seat_tokens.new_token()
+    seats_there = store().seats(next_id)
+    if play.name_taken(seats_there, name):
+        name = clean_name(f"{name} ({seat})", name)
+    seat_taken = store().add_seat(next_id, name=name, token_hash=seat_tokens.hash_token(token),
+                                  limit=play.table_size(nxt.rules, nxt.record.options))
+    if seat_taken is None:
+        abort(409, description="The new table is already full; you can watch it.")
+    _ring(next_id)
     response = _back(next_id)
     seat_tokens.give_seat(response, next_id, token, secure=current_app.config["SESSION_COOKIE_SECURE"])
     return response

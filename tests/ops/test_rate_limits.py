@@ -15,7 +15,7 @@ import limits.storage.memory
 import pytest
 
 from webapp import create_app
-from webapp.limits import ACT, CHAT, CREATE_GAME
+from webapp.limits import ACT, CHAT, CREATE_GAME, READ, TABLE
 
 S2_DECK = "5C 8D 3H 9S 7D KS JS QH 6S"
 FIRST = {"type": "choose_stat_set", "set": "top"}  # the first action of that deal
@@ -136,6 +136,49 @@ def test_chat_20_a_minute_per_address(seat_client, store, clock):
     clock.advance(61)
     assert say(seats[4], "a minute later").status_code == 204
     assert "a minute later" in [m["text"] for m in store.chat(game_id)]
+
+
+def test_page_and_board_reads_30_a_second_per_address(seat_client, clock):
+    """Far above what a browser asks (one board per push), low enough that nobody renders a huge
+    finished map hundreds of times a second."""
+    assert READ.startswith("30 per second")
+    player = seat_client()
+    game_id = player.start(size="4")
+    for index in range(29):  # start() read the page once
+        path = f"/g/{game_id}/board" if index % 2 else f"/g/{game_id}"
+        assert player.http.get(path, headers={"HX-Request": "true"}).status_code == 200
+    assert_limited(player.http.get(f"/g/{game_id}"))
+    neighbour = seat_client()
+    neighbour.http.environ_base["REMOTE_ADDR"] = "192.0.2.8"
+    assert neighbour.http.get(f"/g/{game_id}").status_code == 200
+    clock.advance(1)
+    assert player.http.get(f"/g/{game_id}/board", headers={"HX-Request": "true"}).status_code == 200
+
+
+def test_waiting_room_writes_are_limited_and_ring_nobody_over_the_limit(seat_client, store, clock):
+    """200 renames in 0.7 s once rang every page at the table 200 times."""
+    assert TABLE.startswith("2 per second")
+    host = seat_client()
+    host.get("/")
+    created = host.http.post("/games", data={"game": "dungeon-of-doom", "csrf_token": host.csrf, "name": "Ann"})
+    game_id = created.headers["Location"].rsplit("/", 1)[-1]
+    host.watch(game_id)
+
+    def rename(name):
+        return host.http.post(f"/g/{game_id}/lobby", data={"csrf_token": host.csrf, "name": name})
+
+    assert rename("Ann 1").status_code == 303 and rename("Ann 2").status_code == 303
+    revision = store.revision(game_id)
+    for n in range(3, 20):
+        assert_limited(rename(f"Ann {n}"))
+    assert store.revision(game_id) == revision and store.seats(game_id)[0].name == "Ann 2"
+    for route in ("start", "leave-table"):  # each of the waiting room's writes has its own counter
+        for _ in range(2):
+            host.http.post(f"/g/{game_id}/{route}", data={"csrf_token": "wrong"})
+        assert_limited(host.http.post(f"/g/{game_id}/{route}", data={"csrf_token": host.csrf}))
+    assert store.load(game_id).status == "waiting" and len(store.seats(game_id)) == 1
+    clock.advance(1)
+    assert rename("Ann 3").status_code == 303
 
 
 @pytest.fixture

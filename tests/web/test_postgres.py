@@ -64,3 +64,19 @@ def test_a_table_with_presence_on_postgres(app, seat_client):
     assert store.load(game_id).status == "running"
     store.after_restart(60)
     assert store.absent_seats(0) == []
+
+
+def test_two_players_pressing_play_again_at_once_reach_one_table_on_postgres(app, seat_client, monkeypatch):
+    """The compare-and-set that picks the next table holds on PostgreSQL's row locks too."""
+    from tests.web.test_dungeon_of_doom_web import Table
+    from tests.web.test_security_findings import race_play_again
+
+    store = app.extensions["delve_store"]
+    t = Table(app, seat_client, players=2)
+    for seat in ("p1", "p2"):
+        assert t.act(seat, {"type": "leave"}).status_code == 200
+    answers = race_play_again(t, monkeypatch)
+    targets = {answers[s].headers["Location"].rsplit("/", 1)[-1] for s in ("p1", "p2")}
+    assert len(targets) == 1 and store.load(t.game_id).lobby["next"] in targets
+    assert sorted(s.name for s in store.seats(targets.pop())) == ["Ann", "Bob"]
+    assert store.count_games() == 2

@@ -1107,6 +1107,16 @@ absence_action = {"type": "drop"}
 join_action = {"type": "join"}
 
 
+def living_seats(state: dict) -> list[str]:
+    """The seats still playing (alive): a roster cap counts these, never the dead or the departed.
+
+    >>> s = new_game(3, ["p1", "p2"], {"start_positions": {"p1": [5, 5], "p2": [7, 5]}})
+    >>> living_seats(apply(s, "p2", {"type": "leave"}))
+    ['p1']
+    """
+    return [p["seat"] for p in state["players"] if p["status"] == "alive"]
+
+
 def turn_clock(state: dict) -> dict | None:
     """The running turn, for the web layer's timer: ``{seat, number, seconds}``; None when over.
 

@@ -24,6 +24,7 @@ from functools import cache
 from pathlib import Path
 
 from ...errors import InvalidAction
+from ...text import clean_text
 
 Pos = tuple[int, int]
 
@@ -175,6 +176,9 @@ def parse_map(source: str | bytes) -> DungeonMap:
     name = first[5:].strip()
     if len(name) > MAX_NAME:
         raise MapError(1, f"the map name is {len(name)} characters long; at most {MAX_NAME} are allowed")
+    # Every player reads the name: control and format characters (U+202E, BEL, NUL) are dropped
+    # by the platform's one sanitiser for typed text, as they are from player names and chat.
+    name = clean_text(name, MAX_NAME)
 
     if len(lines) < 2:
         raise MapError(2, "expected 'win <gold needed>', but the file ends after the name")
@@ -184,6 +188,9 @@ def parse_map(source: str | bytes) -> DungeonMap:
         raise MapError(
             2, f"expected 'win <gold needed>' with a whole number of at least 0, got {_quote(second)}"
         )
+    if len(amount.lstrip("0")) > len(str(MAX_SIDE * MAX_SIDE)):
+        # Also keeps int() away from numbers longer than Python converts (about 4,300 digits).
+        raise MapError(2, f"'win' asks for more gold than any map can hold ({MAX_SIDE * MAX_SIDE} G at most)")
     target = int(amount)
 
     grid = lines[2:]

@@ -1,0 +1,27 @@
+"""The one sanitiser for text that people type and others read: names, chat, map names.
+
+Whatever a person types reaches every other player's page, so it must show as plain words:
+control characters (NUL, BEL, escape sequences), format characters (U+202E turns the rest of a
+line around; zero-width characters hide text or make two names look alike), surrogates,
+private-use and unassigned code points are dropped, every run of whitespace (tabs, line and
+paragraph separators) becomes one space, and the text is trimmed and cut to ``limit``.
+Characters are compared in NFC form, so one visible name has one spelling.
+
+>>> clean_text("  Ann\\u202e\\x07\\x00  the\\tBold  ", 24)
+'Ann the Bold'
+>>> clean_text("e\\u0301", 5) == "\\u00e9"
+True
+>>> clean_text(None, 10), clean_text("x" * 30, 4)
+('', 'xxxx')
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+
+def clean_text(raw: object, limit: int) -> str:
+    """``raw`` as one line of printable text of at most ``limit`` characters ('' if nothing is left)."""
+    text = unicodedata.normalize("NFC", "" if raw is None else str(raw))
+    kept = "".join(" " if ch.isspace() else ch for ch in text if ch.isspace() or ch.isprintable())
+    return " ".join(kept.split())[:limit].strip()

@@ -1,0 +1,350 @@
+"""Regression tests for the holes a hostile pass found (each failed before its fix), through the
+routes: copies of secret tables, a rigged Hall of Fame, map scouting by rejoining, the spectator
+cache, waiting-room floods and names, unhandled 500s, the "Play again" race, a waiting room
+without a host, and control characters in typed text. Socket.IO findings are in
+``test_socket_abuse.py``; rate limits in ``tests/ops/test_rate_limits.py``."""
+
+from __future__ import annotations
+
+import html
+import threading
+
+import pytest
+
+from tests.web.test_dungeon_cards_web import Table as CardsTable
+from tests.web.test_dungeon_of_doom_web import HALL, Table as DoomTable
+from webapp import games, hall_of_fame, play
+
+SECRET_MAP = "name Secret Vault\nwin 1\n#########\n#G.....E#\n#.......#\n#########\n"
+ESCAPE = "JH 2C 9D 3S 7H 4D 8S 6D"  # a Jack beaten, +1 Speed, then 6♦ up 7 onto an Exit at (5, 8)
+
+
+def fingerprint(store) -> list:
+    """Everything a player could tell apart in every stored game."""
+    out = []
+    with store.engine.connect() as conn:
+        for row in conn.exec_driver_sql("SELECT id, version, status, options, lobby, players, snapshot FROM games "
+                                        "ORDER BY id"):
+            out.append(tuple(row))
+        out.append(tuple(conn.exec_driver_sql("SELECT game_id, seat, name FROM seats ORDER BY game_id, seat")))
+    return out
+
+
+def spectator(seat_client, game_id):
+    watcher = seat_client()
+    watcher.watch(game_id)
+    return watcher
+
+
+def finished_solo(seat_client):
+    """A Clear the Dungeon game its player has resigned."""
+    player = seat_client()
+    game_id = player.start("clear-the-dungeon")
+    assert player.act({"type": "resign"}).status_code == 200
+    assert player.app.extensions["delve_store"].load(game_id).status == "finished"
+    return player, game_id
+
+
+def post(client, path, **form):
+    return client.http.post(path, data={"csrf_token": client.csrf, **form})
+
+
+# ---- 1. copies of a table's secret options ------------------------------------------------------
+
+
+class TestNobodyCopiesSecretOptions:
+    def test_a_spectator_of_a_running_table_with_an_uploaded_map_gets_no_copy(self, app, seat_client, store):
+        t = DoomTable(app, seat_client, players=2, map_choice="custom", form={"map_text": SECRET_MAP})
+        watcher = spectator(seat_client, t.game_id)
+        before = store.count_games()
+        for route in ("new", "rematch"):
+            response = post(watcher, f"/g/{t.game_id}/{route}")
+            assert response.status_code == 409, route
+            assert "Play again" in html.unescape(response.get_data(as_text=True))
+        assert store.count_games() == before
+
+    def test_nor_does_a_seated_player_of_a_running_table(self, app, seat_client, store):
+        t = DoomTable(app, seat_client, players=2, map_choice="custom", form={"map_text": SECRET_MAP})
+        before = store.count_games()
+        for route in ("new", "rematch"):
+            assert post(t.clients["p2"], f"/g/{t.game_id}/{route}").status_code == 409
+        assert store.count_games() == before
+
+    def test_a_waiting_tables_stacked_deck_is_not_copied(self, app, seat_client, store):
+        t = CardsTable(app, seat_client, ("swordsman",), start=False, deck=ESCAPE)
+        watcher = spectator(seat_client, t.game_id)
+        before = store.count_games()
+        for client in (watcher, t.host):
+            for route in ("new", "rematch"):
+                assert post(client, f"/g/{t.game_id}/{route}").status_code == 409
+        assert store.count_games() == before
+
+    def test_a_solo_game_is_started_again_only_by_its_player_once_it_is_over(self, seat_client, store):
+        player = seat_client()
+        running = player.start("shuffle-and-doom", size="4", deck="5C 8D 3H 9S 7D KS JS QH 6S")
+        assert post(player, f"/g/{running}/new").status_code == 409
+        assert post(player, f"/g/{running}/rematch").status_code == 409
+        player, finished = finished_solo(seat_client)
+        watcher = spectator(seat_client, finished)
+        assert "Play the same deal again" not in watcher.bodies[-1]
+        before = store.count_games()
+        for route in ("new", "rematch"):
+            refused = post(watcher, f"/g/{finished}/{route}")
+            assert refused.status_code == 403
+            assert "Only this game's player" in html.unescape(refused.get_data(as_text=True))
+        assert store.count_games() == before
+        again = post(player, f"/g/{finished}/rematch")
+        assert again.status_code == 303
+        new_id = again.headers["Location"].rsplit("/", 1)[-1]
+        assert store.load(new_id).lobby == {"same_deal_as": finished}
+        assert store.load(new_id).seed == store.load(finished).seed
+
+
+# ---- 2. a rigged Hall of Fame --------------------------------------------------------------------
+
+
+class TestOnlyAFreshSecretDealRanks:
+    def test_options_changed_in_the_engines_own_lobby_mark_the_escape_a_set_deal(self, app, seat_client, store):
+        # The table opens with a shuffled deck; the host starts before choosing a class, so the
+        # engine's own lobby takes update_options, and stacks the deck there.
+        t = CardsTable(app, seat_client, (None,), markers=None)
+        t.act("p1", {"type": "update_options", "options": {
+            "deck": ESCAPE.split(), "shuffles": "stacked", "marker_placement": "manual"}})
+        t.act("p1", {"type": "choose_class", "class": "swordsman"})
+        t.act("p1", {"type": "start_game"})
+        t.act("p1", {"type": "place_marker", "kind": "exit", "square": [5, 8]})
+        t.act("p1", {"type": "place_marker", "kind": "pit", "square": [8, 8]})
+        t.act("p1", {"type": "draw_card"})
+        for _ in range(3):
+            t.act("p1", {"type": "combat_draw", "critical_hit": False})
+        t.act("p1", {"type": "choose_stat", "stat": "speed"})
+        t.act("p1", {"type": "draw_card"})
+        assert t.state()["outcome"]["result"] == "victory"
+        (row,) = hall_of_fame.entries(store, set_deals=True)
+        assert row["set_deal"] is True and row["rank"] is None
+        assert hall_of_fame.entries(store) == []
+
+    def test_a_finished_table_cannot_be_replayed_from_the_same_seed(self, app, seat_client, store):
+        t = CardsTable(app, seat_client, ("swordsman",), markers=None)
+        t.act("p1", {"type": "leave_game"})
+        assert store.load(t.game_id).status == "finished"
+        before = store.count_games()
+        assert post(t.host, f"/g/{t.game_id}/rematch").status_code == 409
+        assert store.count_games() == before
+
+    def test_an_escape_on_a_replayed_seed_is_a_set_deal(self, app, seat_client, store):
+        t = CardsTable(app, seat_client, ("swordsman",), markers=None)
+        game = play.load_game(store, t.game_id)
+        escape = dict(game.state, hall_of_fame=[{
+            "player": "p1", "class": "swordsman", "level": 1, "lives": 10, "max_lives": 10, "speed": 0,
+            "turns_taken": 1, "outcome": "escaped", "turn_mode": "single_draw", "board_size": "10x10"}])
+        replayed = play.LoadedGame(game.record.__class__(**{**game.record.__dict__,
+                                                            "lobby": {"same_deal_as": "earlier"}}),
+                                   game.rules, game.state)
+        with store.engine.begin() as conn:
+            hall_of_fame.record_escapes(conn, replayed, "p1", {}, escape, 0.0)
+        assert hall_of_fame.entries(store) == []
+        assert [r["set_deal"] for r in hall_of_fame.entries(store, set_deals=True)] == [True]
+
+
+# ---- 3. map scouting by rejoining ---------------------------------------------------------------
+
+
+def newcomer(seat_client, game_id, address):
+    client = seat_client()
+    client.http.environ_base["REMOTE_ADDR"] = address
+    client.watch(game_id)
+    return client
+
+
+def join_and_leave(t, client, name):
+    joined = post(client, f"/g/{t.game_id}/join", name=name)
+    if joined.status_code != 303:
+        return joined
+    client.watch(t.game_id)
+    client.version = t.store.load(t.game_id).version
+    assert client.act({"type": "leave"}).status_code == 200
+    return joined
+
+
+class TestNoScoutingByRejoining:
+    def test_one_address_takes_at_most_two_seats_in_a_running_game(self, app, seat_client, store):
+        t = DoomTable(app, seat_client, players=2, map_choice="random-M", max_players=4)
+        for index in range(2):
+            assert join_and_leave(t, newcomer(seat_client, t.game_id, "203.0.113.7"), f"Scout {index}").status_code == 303
+        before = fingerprint(store)
+        third = post(newcomer(seat_client, t.game_id, "203.0.113.7"), f"/g/{t.game_id}/join", name="Scout 3")
+        assert third.status_code == 409
+        assert "2 seats from your connection" in html.unescape(third.get_data(as_text=True))
+        assert fingerprint(store) == before
+        other = post(newcomer(seat_client, t.game_id, "198.51.100.9"), f"/g/{t.game_id}/join", name="Late friend")
+        assert other.status_code == 303
+
+    def test_dead_rows_never_block_a_join(self, app, seat_client, store):
+        t = DoomTable(app, seat_client, players=2, map_choice=HALL, max_players=3)
+        for index in range(62):  # 64 roster rows, 62 of them departed
+            client = newcomer(seat_client, t.game_id, f"198.51.100.{index + 1}")
+            assert join_and_leave(t, client, f"Guest {index}").status_code == 303
+        assert len(store.seats(t.game_id)) == 64
+        late = post(newcomer(seat_client, t.game_id, "203.0.113.99"), f"/g/{t.game_id}/join", name="Real friend")
+        assert late.status_code == 303
+
+
+# ---- 4. the spectator cache -------------------------------------------------------------------
+
+
+class TestSpectatorCache:
+    @pytest.mark.parametrize("query", ["log_seen=abc", "log_seen=-1", "log_seen=" + "9" * 40, "log_seen=1.5",
+                                       "log_seen=%EF%BC%91", "page=nope"])
+    def test_made_up_query_values_are_refused_before_any_cache(self, app, seat_client, query):
+        t = DoomTable(app, seat_client, players=2)
+        watcher = spectator(seat_client, t.game_id)
+        response = watcher.http.get(f"/g/{t.game_id}/board?{query}", headers={"HX-Request": "true"})
+        assert response.status_code == 400
+        assert "Reload the page" in html.unescape(response.get_data(as_text=True))
+
+    def test_a_valid_position_is_served_and_shared(self, app, seat_client, monkeypatch):
+        cache = games.SpectatorFragments()
+        monkeypatch.setattr(games, "spectator_fragments", cache)
+        t = DoomTable(app, seat_client, players=2)
+        for _ in range(3):
+            response = app.test_client().get(f"/g/{t.game_id}/board?log_seen=1", headers={"HX-Request": "true"})
+            assert response.status_code == 200
+        assert len(cache._items) == 1
+
+    def test_the_cache_is_bounded_by_bytes(self):
+        cache = games.SpectatorFragments(size=1000, max_bytes=64 * 1024)
+        for index in range(200):
+            cache.put(("g", index, None, ""), b"x" * 4096)
+        assert cache.held_bytes <= 64 * 1024 and len(cache._items) == 16
+        cache.put(("g", "huge", None, ""), b"x" * 60 * 1024)  # over an eighth: never kept
+        assert cache.get(("g", "huge", None, "")) is None and cache.held_bytes <= 64 * 1024
+
+
+# ---- 5. waiting-room names --------------------------------------------------------------------
+
+
+class TestNamesAtATable:
+    def test_a_name_already_taken_at_the_table_is_refused(self, app, seat_client, store):
+        t = DoomTable(app, seat_client, players=2, start=False)
+        late = spectator(seat_client, t.game_id)
+        refused = post(late, f"/g/{t.game_id}/join", name="  ann ")
+        assert refused.status_code == 409
+        assert "already called ann" in html.unescape(refused.get_data(as_text=True))
+        renamed = post(t.clients["p2"], f"/g/{t.game_id}/lobby", name="ANN")
+        assert renamed.status_code == 409
+        assert [s.name for s in store.seats(t.game_id)] == ["Ann", "Bob"]
+        assert post(t.clients["p2"], f"/g/{t.game_id}/lobby", name="Bob").status_code == 303  # one's own name
+
+    def test_an_unchanged_name_rings_nobody(self, app, seat_client, store):
+        t = DoomTable(app, seat_client, players=2, start=False)
+        revision = store.revision(t.game_id)
+        assert post(t.clients["p2"], f"/g/{t.game_id}/lobby", name="Bob").status_code == 303
+        assert store.revision(t.game_id) == revision
+
+
+# ---- 7. unhandled 500s -------------------------------------------------------------------------
+
+
+class TestNoServerErrors:
+    def test_rematch_of_a_waiting_table_is_a_409(self, app, seat_client, store):
+        doom = DoomTable(app, seat_client, players=2, start=False)
+        cards = CardsTable(app, seat_client, ("swordsman",), start=False)
+        before = fingerprint(store)
+        for table in (doom, cards):
+            assert post(table.host, f"/g/{table.game_id}/rematch").status_code == 409
+        assert fingerprint(store) == before
+
+    def test_a_map_asking_for_more_gold_than_python_converts_is_a_400_with_the_line(self, seat_client, store):
+        host = seat_client()
+        host.get("/")
+        response = post(host, "/games", game="dungeon-of-doom", name="Ann", map_choice="custom",
+                        map_text="name Greedy\nwin " + "9" * 5000 + "\n#E.G#\n")
+        assert response.status_code == 400
+        assert "line 2" in html.unescape(response.get_data(as_text=True))
+        assert store.count_games() == 0
+
+
+# ---- 8. the "Play again" race ------------------------------------------------------------------
+
+
+def race_play_again(t, monkeypatch):
+    """Both players press "Play again" at once: each request opens its table before either records it."""
+    both_opened = threading.Barrier(2, timeout=10)
+    open_table = play.open_table
+
+    def open_then_wait(*args, **kwargs):
+        opened = open_table(*args, **kwargs)
+        both_opened.wait()
+        return opened
+
+    monkeypatch.setattr(play, "open_table", open_then_wait)
+    answers: dict = {}
+
+    def press(seat):
+        client = t.clients[seat]
+        answers[seat] = client.http.post(f"/g/{t.game_id}/again", data={"csrf_token": client.csrf})
+
+    threads = [threading.Thread(target=press, args=(seat,)) for seat in ("p1", "p2")]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    return answers
+
+
+def test_two_players_pressing_play_again_at_once_reach_one_table(app, seat_client, store, monkeypatch):
+    t = DoomTable(app, seat_client, players=2)
+    for seat in ("p1", "p2"):
+        assert t.act(seat, {"type": "leave"}).status_code == 200
+    answers = race_play_again(t, monkeypatch)
+    assert [answers[s].status_code for s in ("p1", "p2")] == [303, 303]
+    targets = {answers[s].headers["Location"].rsplit("/", 1)[-1] for s in ("p1", "p2")}
+    assert len(targets) == 1
+    (next_id,) = targets
+    assert store.load(t.game_id).lobby["next"] == next_id
+    assert sorted(s.name for s in store.seats(next_id)) == ["Ann", "Bob"]
+    assert store.count_games() == 2  # the loser's table was removed unseen
+
+
+# ---- 9. a waiting room always has a host -------------------------------------------------------
+
+
+class TestHost:
+    def test_the_host_passes_to_the_longest_seated_player(self, app, seat_client, store):
+        t = DoomTable(app, seat_client, players=3, start=False)
+        assert post(t.host, f"/g/{t.game_id}/leave-table").status_code == 303
+        assert post(t.clients["p3"], f"/g/{t.game_id}/start").status_code == 403
+        assert "Start when everyone is here" in t.clients["p2"].watch(t.game_id).get_data(as_text=True)
+        assert post(t.clients["p2"], f"/g/{t.game_id}/start").status_code == 303
+
+    def test_an_emptied_waiting_room_is_hosted_by_its_next_arrival(self, app, seat_client, store):
+        t = DoomTable(app, seat_client, players=2, start=False)
+        for seat in ("p1", "p2"):
+            assert post(t.clients[seat], f"/g/{t.game_id}/leave-table").status_code == 303
+        assert store.seats(t.game_id) == []
+        newcomer_client = spectator(seat_client, t.game_id)
+        assert post(newcomer_client, f"/g/{t.game_id}/join", name="Cy").status_code == 303
+        page = newcomer_client.watch(t.game_id).get_data(as_text=True)
+        assert "Start when everyone is here" in page
+        assert post(newcomer_client, f"/g/{t.game_id}/start").status_code == 303
+        assert store.load(t.game_id).status == "running"
+
+
+# ---- 10. one sanitiser for typed text ----------------------------------------------------------
+
+HOSTILE = "Ev\u202eil\x07\x00 \t Name\u200b"
+
+
+def test_control_and_format_characters_never_reach_a_page(app, seat_client, store):
+    hostile_map = f"name {HOSTILE}\nwin 1\n#########\n#G.....E#\n#########\n"
+    t = DoomTable(app, seat_client, players=2, map_choice="custom", form={"map_text": hostile_map}, start=False)
+    assert post(t.clients["p2"], f"/g/{t.game_id}/lobby", name=HOSTILE).status_code == 303
+    t.start()
+    assert post(t.clients["p2"], f"/g/{t.game_id}/chat", text=HOSTILE).status_code == 303
+    assert [s.name for s in store.seats(t.game_id)] == ["Ann", "Evil Name"]
+    assert store.chat(t.game_id)[-1]["text"] == "Evil Name"
+    page = t.clients["p1"].watch(t.game_id).get_data(as_text=True)
+    assert "Evil Name" in page
+    for bad in ("\u202e", "\x07", "\x00", "\u200b", "&#8238;"):
+        assert bad not in page
