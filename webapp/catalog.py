@@ -243,6 +243,10 @@ GAMES: tuple[GameEntry, ...] = (
 )
 
 MAP_UPLOAD_MAX = 12 * 1024
+MAP_CELLS_MAX = 3600
+"""Cells an uploaded map may have on this site (60 × 60; the file format allows 100 × 100). Every
+viewer's page draws the whole map at the end, at about 120 bytes a cell: 3,600 cells keep that
+page near 430 KB, three times the largest random map, where 100 × 100 made it 1.2 MB."""
 
 
 def dungeon_cards_board(options: dict) -> None:
@@ -286,6 +290,12 @@ def dungeon_of_doom_map(form, files, options: dict) -> None:
         text = text or str(form.get("map_text") or "")
         if not text.strip():
             raise InvalidAction("Paste a map or choose a map file, or pick one of our maps.")
+        dungeon = parse_map(text)
+        if dungeon.width * dungeon.height > MAP_CELLS_MAX:
+            raise InvalidAction(
+                f"That map is {dungeon.width} × {dungeon.height} = {dungeon.width * dungeon.height:,} cells; "
+                f"Delve hosts maps of up to {MAP_CELLS_MAX:,} cells (60 × 60, or any shape that size), "
+                "so every player's page stays light.")
         options["map"] = text
     else:
         raise InvalidAction("Choose one of the listed maps.")

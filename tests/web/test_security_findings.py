@@ -221,6 +221,24 @@ class TestSpectatorCache:
         assert cache.get(("g", "huge", None, "")) is None and cache.held_bytes <= 64 * 1024
 
 
+def test_uploaded_maps_are_bounded_so_the_end_page_stays_light(seat_client, store):
+    """A finished 100 × 100 map drew a 1.2 MB page for every viewer; 60 × 60 is the site's bound."""
+    host = seat_client()
+    host.get("/")
+
+    def upload(width, height):
+        grid = ["E" + "G" + "." * (width - 2)] + ["." * width] * (height - 1)
+        return post(host, "/games", game="dungeon-of-doom", name="Ann", map_choice="custom",
+                    map_text="name Wide\nwin 1\n" + "\n".join(grid))
+
+    refused = upload(100, 100)
+    assert refused.status_code == 400
+    assert "up to 3,600 cells" in html.unescape(refused.get_data(as_text=True))
+    assert store.count_games() == 0
+    assert upload(60, 60).status_code == 303
+    assert upload(100, 36).status_code == 303
+
+
 # ---- 5. waiting-room names --------------------------------------------------------------------
 
 
