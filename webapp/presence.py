@@ -50,30 +50,73 @@ def seat_from_ticket(app: Flask, game_id: str, ticket: object) -> str | None:
 
 
 class Connections:
-    """This process's open sockets by (game, seat)."""
+    """This process's open sockets and the seats each proved.
+
+    One socket may prove seats of several games (a page that watched game A, then game B), so
+    each socket keeps a set of (game, seat) pairs, and each pair a count of the sockets holding
+    it: a seat is released when its last socket here closes, and connect and disconnect cost the
+    same with one socket open or thousands."""
 
     def __init__(self):
         self._lock = threading.Lock()
-        self._by_sid: dict[str, tuple[str, str]] = {}
+        self._pairs_by_sid: dict[str, set[tuple[str, str]]] = {}
+        self._sockets_per_pair: dict[tuple[str, str], int] = {}
+
+    def open(self, sid: str) -> None:
+        with self._lock:
+            self._pairs_by_sid.setdefault(sid, set())
 
     def add(self, sid: str, game_id: str, seat: str) -> bool:
         """Register; True if this is the seat's first socket here."""
+        pair = (game_id, seat)
         with self._lock:
-            first = (game_id, seat) not in self._by_sid.values()
-            self._by_sid[sid] = (game_id, seat)
-            return first
+            held = self._pairs_by_sid.get(sid)
+            # A socket that closed already: its watch was still in flight (event handlers run on
+            # their own threads). Registering it now would hold the seat with nobody to release it.
+            if held is None:
+                return False
+            if pair in held:  # the page's periodic re-announcement
+                return False
+            held.add(pair)
+            sockets = self._sockets_per_pair.get(pair, 0) + 1
+            self._sockets_per_pair[pair] = sockets
+            return sockets == 1
 
-    def remove(self, sid: str) -> tuple[str, str] | None:
-        """Unregister; the (game, seat) if that was its last socket here."""
+    def holds(self, game_id: str, seat: str) -> bool:
         with self._lock:
-            pair = self._by_sid.pop(sid, None)
-            if pair is None or pair in self._by_sid.values():
-                return None
-            return pair
+            return (game_id, seat) in self._sockets_per_pair
+
+    def release_game(self, sid: str, game_id: str) -> list[tuple[str, str]]:
+        """The socket no longer shows the game; the (game, seat) pairs it held there that no
+        other socket here holds."""
+        with self._lock:
+            held = self._pairs_by_sid.get(sid)
+            if not held:
+                return []
+            leaving = {pair for pair in held if pair[0] == game_id}
+            held -= leaving
+            return self._drop(leaving)
+
+    def remove(self, sid: str) -> list[tuple[str, str]]:
+        """Unregister the socket; every (game, seat) pair it held that no other socket here holds."""
+        with self._lock:
+            return self._drop(self._pairs_by_sid.pop(sid, set()))
+
+    def _drop(self, pairs: set[tuple[str, str]]) -> list[tuple[str, str]]:
+        """(Under the lock.) Count one socket fewer for each pair; the pairs no socket holds now."""
+        released = []
+        for pair in sorted(pairs):
+            sockets = self._sockets_per_pair[pair] - 1
+            if sockets:
+                self._sockets_per_pair[pair] = sockets
+            else:
+                del self._sockets_per_pair[pair]
+                released.append(pair)
+        return released
 
     def pairs(self) -> list[tuple[str, str]]:
         with self._lock:
-            return sorted(set(self._by_sid.values()))
+            return sorted(self._sockets_per_pair)
 
 
 connections = Connections()

@@ -4,17 +4,29 @@ each client then fetches its own redacted fragment, so hidden information has on
 
 from __future__ import annotations
 
+import functools
 import logging
+import threading
 import time
 
 from flask import current_app, request
-from flask_socketio import SocketIO, emit, join_room, leave_room
+from flask_socketio import SocketIO, disconnect, emit, join_room, leave_room
 from socketio import RedisManager
 
 socketio = SocketIO()
 log = logging.getLogger("delve.realtime")
 
 MAX_GAME_ID = 64
+
+# Each message a socket sends costs a thread and, for "watch", a database read, so every socket
+# has a token bucket. A page sends "watch" on each (re)connect (a new socket, a full bucket),
+# every 30 s, and when its tab comes back into view (static/js/delve.js: at most once a second):
+# a few messages a minute. A burst of 20 covers anything a page does at once, and 2 a second
+# sustained is more than the most its script can send, so no real page is ever cut off, while
+# a flooding socket is, after about 20 messages (one once sent 47,200 in 10 s).
+EVENT_BURST = 20
+EVENTS_PER_SECOND = 2.0
+FLOODED_REASON = "Too many messages from this page; reload it to reconnect."
 
 
 class RedisDoorbell(RedisManager):
@@ -86,7 +98,106 @@ def _store():
     return current_app.extensions["delve_store"]
 
 
-@socketio.on("watch")
+ALLOWED, FLOODED, SHUT_OUT = "allowed", "flooded", "shut out"
+
+
+class EventBudgets:
+    """Token buckets per socket, in this process's memory (a socket lives on one process)."""
+
+    def __init__(self, burst: int, per_second: float, clock=time.monotonic):
+        self.burst = burst
+        self.per_second = per_second
+        self.clock = clock  # monotonic: a wall clock set back would refill nothing for a while
+        self._lock = threading.Lock()
+        self._by_sid: dict[str, list[float]] = {}  # sid -> [tokens, when they were counted]
+
+    def open(self, sid: str) -> None:
+        with self._lock:
+            self._by_sid[sid] = [float(self.burst), self.clock()]
+
+    def close(self, sid: str) -> None:
+        with self._lock:
+            self._by_sid.pop(sid, None)
+
+    def spend(self, sid: str) -> str:
+        """ALLOWED; FLOODED for the first message over the limit (say why, cut the socket off);
+        SHUT_OUT for the messages still in flight from a socket cut off or closed already, so a
+        flood is answered once and a closed socket never gets a fresh bucket."""
+        with self._lock:
+            bucket = self._by_sid.get(sid)
+            if bucket is None:
+                return SHUT_OUT
+            now = self.clock()
+            tokens = min(float(self.burst), bucket[0] + (now - bucket[1]) * self.per_second)
+            if tokens < 1.0:
+                del self._by_sid[sid]
+                return FLOODED
+            bucket[0], bucket[1] = tokens - 1.0, now
+            return ALLOWED
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._by_sid)
+
+
+event_budgets = EventBudgets(EVENT_BURST, EVENTS_PER_SECOND)
+
+
+def _shut_out_flooder() -> None:
+    sid = request.sid
+    # Local only: the socket is on this process, and a message queue would deliver the reason
+    # after the disconnect below.
+    emit("flooded", {"reason": FLOODED_REASON}, to=sid, ignore_queue=True)
+    transport = socketio.server.eio.sockets.get(socketio.server.manager.eio_sid_from_sid(sid, "/"))
+    log.warning("socket %s went over its message budget (%d at once, %g a second): disconnected",
+                sid, EVENT_BURST, EVENTS_PER_SECOND)
+    disconnect(sid)
+    if transport is not None:
+        # The transport too: after the namespace's DISCONNECT alone, a client could CONNECT
+        # again over the same transport and get a fresh budget without a new handshake.
+        # wait=False: never hold this thread for a client that stopped reading.
+        transport.close(wait=False)
+
+
+def handles(event: str):
+    """``socketio.on`` for a client's messages: each spends the socket's budget before its handler
+    runs, and a socket over budget is told why and disconnected, its message never handled.
+    Every handler of a client message registers through this (connect and disconnect, the
+    bookkeeping, do not); a test holds every registered handler to it."""
+
+    def register(handler):
+        @functools.wraps(handler)
+        def limited(*args):
+            verdict = event_budgets.spend(request.sid)
+            if verdict == FLOODED:
+                _shut_out_flooder()
+            if verdict != ALLOWED:
+                return None
+            return handler(*args)
+
+        limited.rate_limited = True
+        return socketio.on(event)(limited)
+
+    return register
+
+
+def _mark_away(pairs: list[tuple[str, str]]) -> None:
+    """These seats have no socket left on this process: show them disconnected."""
+    store = _store()
+    for game_id, seat in pairs:
+        if store.set_connected(game_id, seat, False):
+            notify_changed(game_id, store.revision(game_id))
+
+
+@socketio.on("connect")
+def on_connect(_auth=None):
+    from .presence import connections
+
+    event_budgets.open(request.sid)
+    connections.open(request.sid)
+
+
+@handles("watch")
 def watch(data):
     """A page says which game it shows and which revision it has; it is told at once if it is behind.
 
@@ -109,25 +220,33 @@ def watch(data):
         if store.set_connected(game_id, seat, True):
             revision = store.revision(game_id)
             notify_changed(game_id, revision)
+        if not connections.holds(game_id, seat):
+            # The socket closed while we wrote, and its release may have landed before our
+            # write: left so, the seat would show connected with no socket to ever release it.
+            _mark_away([(game_id, seat)])
     if not isinstance(known, int) or known != revision:
         emit("changed", {"version": revision})
     return {"ok": True, "version": revision}
 
 
-@socketio.on("unwatch")
+@handles("unwatch")
 def unwatch(data):
+    """A page stops showing a game: it leaves the room, and the seats it proved there go with it."""
+    from .presence import connections
+
     if isinstance(data, dict) and isinstance(data.get("game"), str):
         leave_room(room_of(data["game"]))
+        _mark_away(connections.release_game(request.sid, data["game"]))
+
+
+@handles("*")
+def unknown_message(_event, *_args):
+    """Messages no handler knows still spend the budget: a flood of them costs a thread each."""
 
 
 @socketio.on("disconnect")
-def disconnect(*_reason):
+def on_disconnect(*_reason):
     from .presence import connections
 
-    pair = connections.remove(request.sid)
-    if pair is None:
-        return
-    game_id, seat = pair
-    store = _store()
-    if store.set_connected(game_id, seat, False):
-        notify_changed(game_id, store.revision(game_id))
+    event_budgets.close(request.sid)
+    _mark_away(connections.remove(request.sid))

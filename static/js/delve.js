@@ -120,7 +120,9 @@
     window.delveSocket = socket;
     var presenceHolder = document.querySelector("[data-presence]");
     var presence = presenceHolder ? presenceHolder.getAttribute("data-presence") : null;
+    var lastWatch = 0;
     function watch() {
+      lastWatch = Date.now();
       socket.emit("watch", { game: gameId, version: currentVersion(), presence: presence });
     }
     socket.on("connect", function () {
@@ -132,10 +134,14 @@
        revision it shows again, and the server rings if it is behind. */
     setInterval(function () { if (socket.connected) watch(); }, 30000);
     document.addEventListener("visibilitychange", function () {
-      if (document.visibilityState === "visible" && socket.connected) watch();
+      /* At most once a second: with the 30 s re-announcement that stays under the 2 messages a
+         second the server allows a page, however fast someone switches tabs. */
+      if (document.visibilityState === "visible" && socket.connected && Date.now() - lastWatch >= 1000) watch();
     });
     socket.on("disconnect", function () {
-      document.documentElement.setAttribute("data-live", "disconnected");
+      if (document.documentElement.getAttribute("data-live") !== "flooded") {
+        document.documentElement.setAttribute("data-live", "disconnected");
+      }
     });
     socket.on("server_restarting", function () {
       /* The server is restarting: Socket.IO reconnects by itself and "watch" refetches the board. */
@@ -148,6 +154,15 @@
         p.textContent = "The server is restarting — reconnecting, nothing is lost.";
         box.appendChild(p);
       }
+    });
+    socket.on("flooded", function (message) {
+      /* The server cut this page off for sending too many messages. Reconnecting by itself would
+         only repeat whatever sent them, so the page stays off until the person reloads it. */
+      socket.io.reconnection(false);
+      socket.disconnect();
+      document.documentElement.setAttribute("data-live", "flooded");
+      flash(message && typeof message.reason === "string" ? message.reason
+            : "Too many messages from this page; reload it to reconnect.");
     });
     socket.on("changed", function (message) {
       if (message && typeof message.version === "number") checkVersion(message.version);
