@@ -5,19 +5,22 @@
 >>> rules.slug
 'shuffle-and-doom'
 
-Each game module exposes the same contract (see ``rules_engine.contract.Rules``):
-``new_game``, ``legal_actions``, ``apply``, ``view``, ``result``, ``dump``, ``load``.
+Each game module exposes the same contract (``rules_engine.contract``): ``new_game``,
+``legal_actions``, ``apply``, ``view``, ``result``, ``dump``, ``load`` and its optional hooks;
+``get`` returns it as one ``Rules`` object with every hook filled in.
 """
 
 from __future__ import annotations
 
+import functools
 import importlib
 import pkgutil
 
 from . import games as _games_package
+from .contract import Rules
 from .errors import IllegalAction, InvalidAction
 
-__all__ = ["GAMES", "IllegalAction", "InvalidAction", "get", "available"]
+__all__ = ["GAMES", "IllegalAction", "InvalidAction", "Rules", "get", "available"]
 
 # slug -> module under rules_engine.games. A game module ``foo_bar`` is the game ``foo-bar``:
 # adding a game is adding its module, with no registry to edit.
@@ -33,8 +36,9 @@ def available() -> list[str]:
     return list(GAMES)
 
 
-def get(slug: str):
-    """The rules module of the game called ``slug``.
+@functools.cache
+def get(slug: str) -> Rules:
+    """The rules of the game called ``slug``, every optional hook filled in (``contract.Rules``).
 
     >>> get("no-such-game")
     Traceback (most recent call last):
@@ -45,4 +49,4 @@ def get(slug: str):
         module_name = GAMES[slug]
     except KeyError:
         raise KeyError(f"unknown game: {slug}") from None
-    return importlib.import_module(f"{__name__}.games.{module_name}")
+    return Rules.of(importlib.import_module(f"{__name__}.games.{module_name}"))

@@ -1,19 +1,48 @@
-"""The contract every game module fulfils, written down as a Protocol for readers and type checkers.
+"""The contract every game module fulfils, and the one object the rest of Delve holds for a game.
+
+A game module (``rules_engine/games/<name>``) defines the seven required functions and the four
+facts below, plus whichever optional hooks its rules need. ``rules_engine.get(slug)`` fills
+every hook the module leaves out with its default, once, and returns a ``Rules``: code outside
+the engines never asks "does this game have X" (as boardgame.io's ``ProcessGameConfig`` does).
 
 A state is a plain JSON-safe ``dict``; an action is ``{"type": ..., **params}``.
 ``apply`` never mutates its input: it returns a new state or raises
 ``InvalidAction`` (malformed) / ``IllegalAction`` (against the rules) and changes nothing.
+
+Optional hooks (module attribute → default):
+
+- ``action_label(state, action)`` → a button's words; default: the type, capitalised.
+- ``turn_clock(state)`` → ``{seat, number, seconds}`` of the decision being waited for, or None;
+  a module that defines it is *timed* (the platform stores and enforces its clock).
+- ``server_actions`` → action types only the server applies (never accepted from a player); ().
+- ``timeout_action`` / ``absence_action`` / ``join_action`` → what the server applies when a turn
+  times out, when a seat stays away past the grace period, when a newcomer joins a running game;
+  None: the game has no such rule (a solo game waits for its player; no mid-game joins).
+- ``lobby_choice_problem(field, value, seats)`` → why the waiting room refuses a choice; None.
+- ``living_seats(state)`` → the seats still playing, which a roster cap counts; None: all count.
+- ``fame_entries(state)`` → the Hall of Fame entries the game has written so far; [].
+
+>>> from rules_engine import get
+>>> rules = get("shuffle-and-doom")
+>>> rules.slug, rules.timed, rules.join_action, rules.fame_entries({})
+('shuffle-and-doom', False, None, [])
+>>> rules.lobby_choice_problem("class", "mage", 1), get("dungeon-of-doom").timed
+(None, True)
 """
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any, Callable, Protocol
 
 State = dict[str, Any]
 Action = dict[str, Any]
 
 
-class Rules(Protocol):
+class GameModule(Protocol):
+    """What a game module must define (the optional hooks are listed in this module's docstring)."""
+
     slug: str
     title: str
     min_players: int
@@ -32,3 +61,100 @@ class Rules(Protocol):
     def dump(self, state: State) -> dict: ...
 
     def load(self, data: dict) -> State: ...
+
+
+def _default_label(_state: State, action: Action) -> str:
+    return str(action["type"]).replace("_", " ").capitalize()
+
+
+def _no_clock(_state: State) -> dict | None:
+    return None
+
+
+def _no_objection(_field: str, _value: str, _seats: int) -> str | None:
+    return None
+
+
+def _everyone_counts(_state: State) -> list[str] | None:
+    return None
+
+
+def _no_fame(_state: State) -> list[dict]:
+    return []
+
+
+@dataclass(frozen=True)
+class Rules:
+    """One game's rules with every optional hook filled in: what the web layer holds.
+
+    A game's own extras (its data tables, a map parser) stay on ``module``; attribute access
+    falls back to it, so a game's templates and tests can reach them as ``rules.data``."""
+
+    module: ModuleType
+    slug: str
+    title: str
+    min_players: int
+    max_players: int
+    new_game: Callable[..., State]
+    legal_actions: Callable[[State, str], list[Action]]
+    apply: Callable[[State, str, Action], State]
+    view: Callable[[State, str | None], dict]
+    result: Callable[[State], dict | None]
+    dump: Callable[[State], dict]
+    load: Callable[[dict], State]
+    action_label: Callable[[State, Action], str]
+    turn_clock: Callable[[State], dict | None]
+    timed: bool
+    server_actions: tuple[str, ...]
+    timeout_action: Action | None
+    absence_action: Action | None
+    join_action: Action | None
+    lobby_choice_problem: Callable[[str, str, int], str | None]
+    living_seats: Callable[[State], list[str] | None]
+    fame_entries: Callable[[State], list[dict]]
+
+    def __getattr__(self, name: str) -> Any:
+        # Only reached for names that are not fields: a game's own extras.
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return getattr(self.module, name)
+
+    @classmethod
+    def of(cls, module: ModuleType) -> Rules:
+        """The module's rules with its missing hooks filled in (a missing required part raises)."""
+        hooks = vars(module)
+        required = ("slug", "title", "min_players", "max_players",
+                    "new_game", "legal_actions", "apply", "view", "result", "dump", "load")
+        missing = [name for name in required if name not in hooks]
+        if missing:
+            raise TypeError(f"game module {module.__name__} lacks {', '.join(missing)}")
+
+        def action_or_none(name: str) -> Action | None:
+            action = hooks.get(name)
+            return dict(action) if action else None
+
+        return cls(
+            module=module,
+            slug=hooks["slug"],
+            title=hooks["title"],
+            min_players=hooks["min_players"],
+            max_players=hooks["max_players"],
+            new_game=hooks["new_game"],
+            legal_actions=hooks["legal_actions"],
+            apply=hooks["apply"],
+            view=hooks["view"],
+            result=hooks["result"],
+            dump=hooks["dump"],
+            load=hooks["load"],
+            action_label=hooks.get("action_label", _default_label),
+            turn_clock=hooks.get("turn_clock", _no_clock),
+            timed="turn_clock" in hooks,
+            server_actions=tuple(hooks.get("server_actions", ())),
+            timeout_action=action_or_none("timeout_action"),
+            absence_action=action_or_none("absence_action"),
+            join_action=action_or_none("join_action"),
+            lobby_choice_problem=hooks.get("lobby_choice_problem", _no_objection),
+            living_seats=hooks.get("living_seats", _everyone_counts),
+            fame_entries=hooks.get("fame_entries", _no_fame),
+        )
+

@@ -9,10 +9,10 @@ from flask import Flask
 from sqlalchemy.exc import SQLAlchemyError
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from . import errors, limits, logs, rendering, security
-from . import hall_of_fame  # registers its table on the store's metadata
+from . import errors, hall_of_fame, limits, logs, rendering, security
 from .config import PROJECT_ROOT, ConfigError, from_environment
-from .realtime import RedisDoorbell, socketio
+from .realtime import RedisDoorbell, notify_changed, socketio
+from .service import GameService
 from .store import Store, make_engine
 
 __all__ = ["create_app", "socketio", "ConfigError"]
@@ -45,9 +45,12 @@ def create_app(config: dict | None = None) -> Flask:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=n, x_proto=n, x_host=n)  # type: ignore[method-assign]
 
     try:
-        app.extensions["delve_store"] = Store(app.config["DATABASE_URL"])
+        store = app.extensions["delve_store"] = Store(app.config["DATABASE_URL"])
     except (SQLAlchemyError, OSError) as error:  # OSError: an SQLite file's folder cannot be made
         raise database_error(app.config["DATABASE_URL"], error) from None
+    # Every change to a game goes through this one service: it stores, then rings the doorbell;
+    # the Hall of Fame's entries land inside the transaction of the action that earned them.
+    app.extensions["delve_service"] = GameService(store, ring=notify_changed, writers=[hall_of_fame.record_escapes])
 
     from . import games, lobby, tables
 
@@ -61,7 +64,7 @@ def create_app(config: dict | None = None) -> Flask:
     limits.init_app(app)
 
     # async_mode is explicit: with gevent merely installed, Flask-SocketIO would pick it even
-    # under gunicorn's thread worker and websocket upgrades would hang (PLATFORM-NOTES.md).
+    # under gunicorn's thread worker and websocket upgrades would hang.
     socketio.init_app(
         app,
         async_mode="threading",

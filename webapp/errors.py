@@ -8,6 +8,8 @@ from flask import Flask, make_response, render_template, request
 from flask_limiter import RateLimitExceeded
 from werkzeug.exceptions import HTTPException
 
+from .service import Refused
+
 log = logging.getLogger("delve.errors")
 
 FRIENDLY = {
@@ -40,6 +42,11 @@ def init_app(app: Flask) -> None:
         if isinstance(error, RateLimitExceeded):
             description = None  # Flask-Limiter's description is the limit itself ("20 per 1 second")
         return _render(status, description or FRIENDLY.get(status, "Something went wrong."))
+
+    @app.errorhandler(Refused)
+    def refused(error: Refused):
+        """What the rules or the table's state refuse, as the service said it."""
+        return _render(error.status, error.message)
 
     @app.errorhandler(Exception)
     def unexpected(error: Exception):

@@ -8,7 +8,7 @@ import threading
 import time
 from collections import OrderedDict
 
-from flask import Blueprint, abort, current_app, make_response, redirect, render_template, request, url_for
+from flask import Blueprint, abort, current_app, g, make_response, redirect, render_template, request, url_for
 from jinja2_fragments.flask import render_blocks
 
 import rules_engine
@@ -16,10 +16,10 @@ import rules_engine
 from . import play
 from . import seats as seat_tokens
 from .catalog import BY_SLUG, clean_name, parse_options
-from .realtime import notify_changed
 from .rendering import name_seats
 from .limits import ACT, CREATE_GAME, READ, limiter
 from .security import check_csrf
+from .service import GameService
 from .store import StaleVersion, Store
 
 bp = Blueprint("games", __name__)
@@ -30,6 +30,17 @@ FRAGMENT_BLOCKS = ["game", "announce"]
 
 def store() -> Store:
     return current_app.extensions["delve_store"]
+
+
+def service() -> GameService:
+    return current_app.extensions["delve_service"]
+
+
+def rendered_here(_response) -> bool:
+    """Whether this request rendered its page (what the read limit counts): a spectator's board
+    served from the shared cache costs next to nothing, so a crowd behind one address is not
+    held up by it."""
+    return not g.get("served_from_cache", False)
 
 
 def is_htmx() -> bool:
@@ -125,7 +136,7 @@ def render_game(game: play.LoadedGame, seat: str | None, *, flash: str | None = 
         new_log=[],
     )
     if not entry.solo:
-        from .presence import ticket_for
+        from .connections import ticket_for
 
         seats = seat_rows(game, now, viewer=seat)
         names = {row["seat"]: row["name"] for row in seats}
@@ -198,7 +209,7 @@ def create():
 
 
 @bp.get("/g/<game_id>")
-@limiter.shared_limit(READ, scope="read")
+@limiter.shared_limit(READ, scope="read", deduct_when=rendered_here)
 def page(game_id: str):
     game = game_or_404(game_id)
     return render_game(game, viewer_seat(game))
@@ -256,11 +267,11 @@ class SpectatorFragments:
             if leader:
                 rendering = self._rendering[key] = threading.Event()
         if body is not None:
-            return _fragment_response(body)
+            return _cached_response(body)
         if not leader:
             rendering.wait(self.WAIT_SECONDS)
             body = self.get(key)
-            return _fragment_response(body) if body is not None else render()[0]
+            return _cached_response(body) if body is not None else render()[0]
         try:
             response, body = render()
             if body is not None:
@@ -276,7 +287,7 @@ spectator_fragments = SpectatorFragments()
 
 
 @bp.get("/g/<game_id>/board")
-@limiter.shared_limit(READ, scope="read")
+@limiter.shared_limit(READ, scope="read", deduct_when=rendered_here)
 def board(game_id: str):
     log_seen, page = _log_seen(), _board_page()  # validated before anything is loaded or cached
     if request.cookies.get(seat_tokens.COOKIE_NAME) or not is_htmx():
@@ -310,6 +321,11 @@ def _board(game_id: str, revision: int | None):
     return response, body if shareable else None
 
 
+def _cached_response(body: bytes):
+    g.served_from_cache = True
+    return _fragment_response(body)
+
+
 def _fragment_response(body: bytes):
     response = make_response(body, 200)
     response.headers["Vary"] = "HX-Request, Cookie"
@@ -339,7 +355,7 @@ def act(game_id: str):
         )
     try:
         action = play.action_from_form(request.form)
-        version, new_state = play.act(store(), game, seat, action)
+        after = service().act(game, seat, action)
     except rules_engine.InvalidAction as error:
         abort(400, description=str(error))
     except rules_engine.IllegalAction as error:
@@ -350,11 +366,9 @@ def act(game_id: str):
             fresh, seat, status=409, log_seen=log_seen,
             flash="The game had moved on since that click; here is where it stands now.",
         )
-    revision = store().revision(game.id)
-    notify_changed(game.id, revision)
     if not is_htmx():
         return redirect(url_for("games.page", game_id=game.id), code=303)
-    return render_game(game.advanced(version, revision, new_state), seat, log_seen=log_seen)
+    return render_game(after, seat, log_seen=log_seen)
 
 
 def _start_from(game_id: str, *, same_deal: bool):

@@ -1,8 +1,9 @@
 """The Hall of Fame of Dungeon Cards (rules §7.3): every escape, kept across games.
 
-The engine writes each game's entries into its state (``state["hall_of_fame"]``, without a date:
-the engine knows no clock). A writer in ``play.IN_TRANSACTION`` copies every new entry into the
-``hall_of_fame`` table, with the player's name at the table and the date, in the same transaction
+The engine writes each game's entries into its state and declares them through its
+``fame_entries`` hook (without a date: the engine knows no clock). ``record_escapes``, one of the
+writers ``create_app`` gives the game service, copies every new entry into the ``hall_of_fame``
+table, with the player's name at the table and the date, in the same transaction
 that stores the action that wrote it: the escape and its entry land together or not at all, so no
 crash or error after the commit can lose an entry. The page lists them, ranked as §7.3 says or
 sorted by any column.
@@ -30,45 +31,16 @@ import logging
 import time
 
 from flask import Blueprint, current_app, render_template, request
-from sqlalchemy import Column, Float, ForeignKey, Integer, String, Table, Text, UniqueConstraint, func, insert, select
+from sqlalchemy import func, insert, select
 
 import rules_engine
 
-from .play import IN_TRANSACTION
-from .store import metadata, seats
+from .store import hall_of_fame, seats
 
 log = logging.getLogger("delve.hall_of_fame")
 
 SLUG = "dungeon-cards"
 SHOWN = 200
-
-hall_of_fame = metadata.tables.get("hall_of_fame")
-if hall_of_fame is None:  # a second import of this module (doctest collection) reuses the table
-    hall_of_fame = Table(
-        "hall_of_fame",
-        metadata,
-        Column("id", Integer, primary_key=True, autoincrement=True),
-        Column("game_id", String(64), ForeignKey("games.id"), nullable=False, index=True),
-        Column("seat", String(32), nullable=False),
-        Column("name", String(64), nullable=False),
-        Column("character_class", String(16), nullable=False),
-        Column("level", Integer, nullable=False),
-        Column("lives", Integer, nullable=False),
-        Column("max_lives", Integer, nullable=False),
-        Column("speed", Integer, nullable=False),
-        Column("bosses", Text, nullable=False),  # JSON list of ranks, e.g. ["J", "Q"]
-        Column("turns", Integer, nullable=False),
-        Column("outcome", String(16), nullable=False),  # "escaped" or "team victory"
-        Column("turn_mode", String(24), nullable=False),
-        Column("board", String(16), nullable=False),  # "10x10"
-        Column("mods", Text, nullable=False),  # JSON list of the mods in use
-        Column("party_size", Integer, nullable=False),
-        Column("created_at", Float, nullable=False),
-        # 1: the game was dealt from a stacked deck or stacked shuffles; kept out of the ranking.
-        Column("set_deal", Integer, nullable=False, server_default="0"),
-        # One entry per character and game: recording is idempotent.
-        UniqueConstraint("game_id", "seat", name="uq_hall_of_fame_game_seat"),
-    )
 
 bp = Blueprint("hall_of_fame", __name__)
 
@@ -112,12 +84,12 @@ def _fixed_by_a_player(options: dict) -> bool:
 
 
 def record_escapes(conn, game, seat, action, new_state, now) -> None:
-    """``play.IN_TRANSACTION`` writer: store the Hall of Fame entries this action wrote, on the
+    """A writer of the game service: store the Hall of Fame entries this action wrote, on the
     connection (and in the transaction) that stores the action."""
-    if game.record.slug != SLUG or not isinstance(new_state, dict):
+    if game.state is None:
         return
-    before = len((game.state or {}).get("hall_of_fame", []))
-    fresh = new_state.get("hall_of_fame", [])[before:]
+    before = len(game.rules.fame_entries(game.state))
+    fresh = game.rules.fame_entries(new_state)[before:]
     if not fresh:
         return
     names = dict(conn.execute(select(seats.c.seat, seats.c.name).where(seats.c.game_id == game.id)).all())
@@ -148,10 +120,6 @@ def record_escapes(conn, game, seat, action, new_state, now) -> None:
             created_at=now,
             set_deal=set_deal,
         ))
-
-
-if record_escapes.__name__ not in {getattr(writer, "__name__", "") for writer in IN_TRANSACTION}:
-    IN_TRANSACTION.append(record_escapes)
 
 
 def entries(store, *, sort: str = "rank", direction: str = "desc", limit: int = SHOWN,

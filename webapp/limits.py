@@ -15,8 +15,9 @@ CHAT = "20 per minute"
 JOIN = "30 per minute"
 # The waiting room's writes (name and class, start, leave): each one rings every page at the table.
 TABLE = "2 per second; 60 per minute"
-# Page and board GETs: a page fetches its board once a push, so even a busy table stays far below.
-READ = "30 per second; 1200 per minute"
+# Page and board renders: a page fetches its board once a push (20 actions a second at most), so
+# no browser comes near; spectators' boards served from the shared cache are not counted.
+READ = "60 per second; 3000 per minute"
 # Seconds the limiter waits on Redis for one counter (connect or reply), with no retry.
 REDIS_TIMEOUT = 0.5
 

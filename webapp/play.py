@@ -9,9 +9,11 @@ import logging
 import re
 import secrets
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import rules_engine
+from rules_engine import Rules
 
 from . import seats as seat_tokens
 from .store import GameRecord, Store
@@ -30,7 +32,7 @@ CHOICE_KEYS = list("123456789") + [c for c in "0qerftgyhjuiklzxcvbnmop" if c not
 @dataclass
 class LoadedGame:
     record: GameRecord
-    rules: object
+    rules: Rules
     state: dict
 
     @property
@@ -41,16 +43,35 @@ class LoadedGame:
     def version(self) -> int:
         return self.record.version
 
-    def advanced(self, version: int, revision: int, state: dict) -> LoadedGame:
+    def advanced(self, applied: Applied) -> LoadedGame:
         """This game after one of our own actions landed: no need to read it back from the store.
 
         The turn clock moves on with it (as ``act`` stored it), so the page answering the action
         shows the new decision's countdown, not the one that just ended."""
-        changes = dict(version=version, revision=revision)
-        clock = clock_after(self.rules, state, self.record, time.time())
-        if clock is not None:
-            changes.update(turn_key=clock[0], turn_started_at=clock[1], turn_deadline=clock[2])
-        return LoadedGame(dataclasses.replace(self.record, **changes), self.rules, state)
+        changes: dict = dict(version=applied.version, revision=applied.revision)
+        if applied.clock is not None:
+            changes.update(turn_key=applied.clock[0], turn_started_at=applied.clock[1], turn_deadline=applied.clock[2])
+        if applied.result is not None:
+            changes.update(status="finished", result=applied.result)
+        return LoadedGame(dataclasses.replace(self.record, **changes), self.rules, applied.state)
+
+
+Clock = tuple[str | None, float | None, float | None]
+Writer = Callable[..., None]
+"""``(conn, game, seat, action, new_state, now)``: more rows written in the transaction that
+stores an action (e.g. a Hall of Fame entry): they land with the action or, if one fails,
+neither does."""
+
+
+@dataclass(frozen=True)
+class Applied:
+    """One stored action: the game's new version and revision, its state, result and turn clock."""
+
+    version: int
+    revision: int
+    state: dict
+    result: dict | None
+    clock: Clock | None
 
 
 def load_game(store: Store, game_id: str) -> LoadedGame | None:
@@ -135,17 +156,11 @@ def action_from_form(form) -> dict:
     return action
 
 
-def turn_clock(rules, state) -> dict | None:
-    """The running turn as the engine reports it ({seat, number, seconds}), for timed games."""
-    clock = getattr(rules, "turn_clock", None)
-    return clock(state) if clock else None
-
-
-def clock_after(rules, state, record: GameRecord | None, now: float) -> tuple[str | None, float | None, float | None] | None:
+def clock_after(rules: Rules, state, record: GameRecord | None, now: float) -> tuple[str | None, float | None, float | None] | None:
     """(turn key, started at, deadline) to store after an action; None for games without a clock.
 
     A turn that goes on keeps its start time; a new turn starts now (10.6)."""
-    if not hasattr(rules, "turn_clock"):
+    if not rules.timed:
         return None
     clock = rules.turn_clock(state)
     if not clock:
@@ -159,37 +174,35 @@ def clock_after(rules, state, record: GameRecord | None, now: float) -> tuple[st
     return (key, started, deadline)
 
 
-IN_TRANSACTION: list = []
-"""Writers ``(conn, game, seat, action, new_state, now)`` run inside the transaction that stores
-an action (e.g. the Hall of Fame entry of an escape): they land with the action or, if one fails,
-neither does. Register with ``IN_TRANSACTION.append``."""
-
-
-def act(store: Store, game: LoadedGame, seat: str, action: dict, *, by_server: bool = False) -> tuple[int, dict]:
-    """Apply and persist one action based on ``game.version``; returns (new version, new state).
+def act(store: Store, game: LoadedGame, seat: str, action: dict, *, by_server: bool = False,
+        writers: Sequence[Writer] = ()) -> Applied:
+    """Apply and persist one action based on ``game.version`` (ringing is the caller's:
+    ``service.GameService.act`` does both).
 
     Raises InvalidAction / IllegalAction (nothing stored) or StaleVersion (someone else's action
     landed first). Actions the game reserves for the server (timeouts, drops) are refused from
     players."""
-    if not by_server and action.get("type") in getattr(game.rules, "server_actions", ()):
+    if not by_server and action.get("type") in game.rules.server_actions:
         raise rules_engine.InvalidAction("That action is applied by the server, not by players.")
     new_state = _apply(game, seat, action)
 
     def write_with_it(conn, now: float) -> None:
-        for writer in IN_TRANSACTION:
+        for writer in writers:
             writer(conn, game, seat, action, new_state, now)
 
-    version = store.append(
+    result = game.rules.result(new_state)
+    clock = clock_after(game.rules, new_state, game.record, time.time())
+    version, revision = store.append(
         game.id,
         expected_version=game.version,
         seat=seat,
         action=action,
         snapshot=game.rules.dump(new_state),
-        result=game.rules.result(new_state),
-        clock=clock_after(game.rules, new_state, game.record, time.time()),
-        also=write_with_it if IN_TRANSACTION else None,
+        result=result,
+        clock=clock,
+        also=write_with_it if writers else None,
     )
-    return version, new_state
+    return Applied(version, revision, new_state, result, clock)
 
 
 def _apply(game: LoadedGame, seat: str, action: dict) -> dict:
@@ -250,7 +263,7 @@ def name_taken(seats: list, name: str, *, besides: str | None = None) -> bool:
     return any(s.name.casefold() == wanted for s in seats if s.seat != besides)
 
 
-def table_size(rules, options: dict) -> int:
+def table_size(rules: Rules, options: dict) -> int:
     return int(options.get("max_players") or rules.max_players)
 
 
@@ -301,12 +314,11 @@ def action_buttons(game: LoadedGame, seat: str | None, keys: dict | None = None)
     if seat is None or game.state is None:
         return []
     keys = keys or {}
-    label_of = getattr(game.rules, "action_label", None)
     buttons = []
     fixed = {k for pair in keys.values() for k in pair if k}
     choices = (k for k in CHOICE_KEYS if k not in fixed)
     for action in game.rules.legal_actions(game.state, seat):
-        label = label_of(game.state, action) if label_of else action["type"].replace("_", " ").capitalize()
+        label = game.rules.action_label(game.state, action)
         named = keys.get(f"{action.get('type')}:{action.get('dir')}") or keys.get(action.get("type"))
         if named:
             key, alt = named

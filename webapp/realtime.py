@@ -13,6 +13,8 @@ from flask import current_app, request
 from flask_socketio import SocketIO, disconnect, emit, join_room, leave_room
 from socketio import RedisManager
 
+from .connections import connections, seat_from_ticket
+
 socketio = SocketIO()
 log = logging.getLogger("delve.realtime")
 
@@ -185,14 +187,11 @@ def _mark_away(pairs: list[tuple[str, str]]) -> None:
     """These seats have no socket left on this process: show them disconnected."""
     store = _store()
     for game_id, seat in pairs:
-        if store.set_connected(game_id, seat, False):
-            notify_changed(game_id, store.revision(game_id))
+        notify_changed(game_id, store.set_connected(game_id, seat, False))
 
 
 @socketio.on("connect")
 def on_connect(_auth=None):
-    from .presence import connections
-
     event_budgets.open(request.sid)
     connections.open(request.sid)
 
@@ -202,8 +201,6 @@ def watch(data):
     """A page says which game it shows and which revision it has; it is told at once if it is behind.
 
     python-socketio has no connection-state recovery, so every (re)connect sends this again."""
-    from .presence import connections, seat_from_ticket
-
     if not isinstance(data, dict):
         return {"ok": False, "error": "bad request"}
     game_id = data.get("game")
@@ -217,8 +214,9 @@ def watch(data):
     join_room(room_of(game_id))
     seat = seat_from_ticket(current_app, game_id, data.get("presence"))
     if seat is not None and connections.add(request.sid, game_id, seat):
-        if store.set_connected(game_id, seat, True):
-            revision = store.revision(game_id)
+        changed = store.set_connected(game_id, seat, True)
+        if changed is not None:
+            revision = changed
             notify_changed(game_id, revision)
         if not connections.holds(game_id, seat):
             # The socket closed while we wrote, and its release may have landed before our
@@ -232,8 +230,6 @@ def watch(data):
 @handles("unwatch")
 def unwatch(data):
     """A page stops showing a game: it leaves the room, and the seats it proved there go with it."""
-    from .presence import connections
-
     if isinstance(data, dict) and isinstance(data.get("game"), str):
         leave_room(room_of(data["game"]))
         _mark_away(connections.release_game(request.sid, data["game"]))
@@ -246,7 +242,5 @@ def unknown_message(_event, *_args):
 
 @socketio.on("disconnect")
 def on_disconnect(*_reason):
-    from .presence import connections
-
     event_budgets.close(request.sid)
     _mark_away(connections.remove(request.sid))

@@ -2,7 +2,7 @@
 
 Appending action ``seq = version + 1`` and bumping the game's version happen in one
 transaction guarded by ``WHERE version = expected``: two racing actions cannot both land and
-none is lost (ARCHITECTURE.md, "Storage"). The state snapshot on the game row is a cache that
+none is lost. The state snapshot on the game row is a cache that
 replaying the log must reproduce (tested).
 """
 
@@ -24,6 +24,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    UniqueConstraint,
     create_engine,
     event,
     insert,
@@ -104,6 +105,34 @@ actions = Table(
 )
 
 
+# The Hall of Fame of Dungeon Cards (webapp/hall_of_fame.py): one row per escape, kept across games.
+hall_of_fame = Table(
+    "hall_of_fame",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("game_id", String(64), ForeignKey("games.id"), nullable=False, index=True),
+    Column("seat", String(32), nullable=False),
+    Column("name", String(64), nullable=False),
+    Column("character_class", String(16), nullable=False),
+    Column("level", Integer, nullable=False),
+    Column("lives", Integer, nullable=False),
+    Column("max_lives", Integer, nullable=False),
+    Column("speed", Integer, nullable=False),
+    Column("bosses", Text, nullable=False),  # JSON list of ranks, e.g. ["J", "Q"]
+    Column("turns", Integer, nullable=False),
+    Column("outcome", String(16), nullable=False),  # "escaped" or "team victory"
+    Column("turn_mode", String(24), nullable=False),
+    Column("board", String(16), nullable=False),  # "10x10"
+    Column("mods", Text, nullable=False),  # JSON list of the mods in use
+    Column("party_size", Integer, nullable=False),
+    Column("created_at", Float, nullable=False),
+    # 1: the game was dealt from a stacked deck or stacked shuffles; kept out of the ranking.
+    Column("set_deal", Integer, nullable=False, server_default="0"),
+    # One entry per character and game: recording is idempotent.
+    UniqueConstraint("game_id", "seat", name="uq_hall_of_fame_game_seat"),
+)
+
+
 class StaleVersion(Exception):
     """The game moved on since the version the client based its action on."""
 
@@ -140,6 +169,13 @@ class SeatRecord:
     connected: bool
     last_seen: float
     gone: bool
+
+
+def _bump(conn, game_id: str) -> int:
+    """Bump the game's revision inside the caller's transaction; the new revision."""
+    return conn.execute(
+        update(games).where(games.c.id == game_id).values(revision=games.c.revision + 1).returning(games.c.revision)
+    ).scalar_one()
 
 
 def _json(value) -> str:
@@ -269,8 +305,8 @@ class Store:
         result: dict | None,
         clock: tuple[str | None, float | None, float | None] | None = None,
         also=None,
-    ) -> int:
-        """Append one action as ``seq = expected_version + 1``; the new version, or StaleVersion.
+    ) -> tuple[int, int]:
+        """Append one action as ``seq = expected_version + 1``; (new version, new revision), or StaleVersion.
 
         ``clock`` = (turn key, turn started at, deadline) to store with it, for multiplayer games;
         ``also(conn, now)`` writes more rows in the same transaction (all land, or none)."""
@@ -289,10 +325,11 @@ class Store:
             values.update(turn_key=clock[0], turn_started_at=clock[1], turn_deadline=clock[2])
         try:
             with self.engine.begin() as conn:
-                bumped = conn.execute(
+                revision = conn.execute(
                     update(games).where(games.c.id == game_id, games.c.version == expected_version).values(**values)
-                )
-                if bumped.rowcount != 1:
+                    .returning(games.c.revision)
+                ).scalar()
+                if revision is None:
                     conn.rollback()
                     raise StaleVersion(-1)
                 conn.execute(
@@ -304,7 +341,7 @@ class Store:
                     also(conn, now)
         except (IntegrityError, StaleVersion):
             raise StaleVersion(self.version(game_id) or 0) from None
-        return new_version
+        return new_version, revision
 
     def actions(self, game_id: str) -> list[tuple[int, str, dict]]:
         """The game's log: (seq, seat, action), in order."""
@@ -319,12 +356,6 @@ class Store:
     def count_games(self) -> int:
         with self.engine.connect() as conn:
             return conn.execute(select(func.count()).select_from(games)).scalar_one()
-
-    def touch(self, game_id: str) -> int:
-        """Something visible changed outside the action log: bump and return the revision."""
-        with self.engine.begin() as conn:
-            conn.execute(update(games).where(games.c.id == game_id).values(revision=games.c.revision + 1, updated_at=time.time()))
-            return conn.execute(select(games.c.revision).where(games.c.id == game_id)).scalar_one()
 
     # ---- the waiting room ----------------------------------------------------------------------
 
@@ -341,9 +372,10 @@ class Store:
                 raise StaleVersion(-1)
         return expected_revision + 1
 
-    def claim_next_game(self, game_id: str, next_id: str) -> str | None:
+    def claim_next_game(self, game_id: str, next_id: str) -> tuple[str | None, int | None]:
         """Record ``next_id`` as the table that follows the finished game, unless one is recorded
-        already; returns the next table that stands (None if the game is gone).
+        already: (the next table that stands, the game's new revision if ours was recorded);
+        (None, None) if the game is gone.
 
         A compare-and-set on the lobby text, one UPDATE: SQLite runs writers one at a time, and
         PostgreSQL re-checks the WHERE on the row a concurrent writer just changed, so of two
@@ -352,17 +384,19 @@ class Store:
             with self.engine.begin() as conn:
                 row = conn.execute(select(games.c.lobby).where(games.c.id == game_id)).first()
                 if row is None:
-                    return None
+                    return None, None
                 lobby = json.loads(row[0] or "{}")
                 if lobby.get("next"):
-                    return lobby["next"]
-                claimed = conn.execute(
+                    return lobby["next"], None
+                revision = conn.execute(
                     update(games).where(games.c.id == game_id, games.c.lobby == row[0])
                     .values(lobby=_json(dict(lobby, next=next_id)), revision=games.c.revision + 1)
-                ).rowcount
-            if claimed == 1:
-                return next_id
-        return self.load(game_id).lobby.get("next") if self.load(game_id) else None
+                    .returning(games.c.revision)
+                ).scalar()
+            if revision is not None:
+                return next_id, revision
+        record = self.load(game_id)
+        return (record.lobby.get("next") if record else None), None
 
     def delete_waiting_table(self, game_id: str) -> None:
         """Remove a waiting room nobody has been shown (the loser of a "Play again" race)."""
@@ -411,8 +445,9 @@ class Store:
             ]
 
     def add_seat(self, game_id: str, *, name: str, token_hash: str, limit: int, origin: str | None = None,
-                 counted=None) -> str | None:
-        """Take the next free seat ("p2", "p3", …) if fewer than ``limit`` are taken; None if full.
+                 counted=None) -> tuple[str, int] | None:
+        """Take the next free seat ("p2", "p3", …) if fewer than ``limit`` are taken: (seat, the
+        game's new revision); None if full.
 
         ``counted(seats)`` picks which seat ids count against the limit (default: all of them; a
         running game counts only the living). The seat number never reuses one that has been
@@ -434,8 +469,8 @@ class Store:
                             joined_at=now, connected=0, last_seen=now, gone=0, origin=origin,
                         )
                     )
-                    conn.execute(update(games).where(games.c.id == game_id).values(revision=games.c.revision + 1))
-                return seat
+                    revision = _bump(conn, game_id)
+                return seat, revision
             except IntegrityError:
                 continue  # someone else took that number at the same moment: try the next one
         return None
@@ -447,21 +482,23 @@ class Store:
                 select(func.count()).select_from(seats).where(seats.c.game_id == game_id, seats.c.origin == origin)
             ).scalar_one()
 
-    def remove_seat(self, game_id: str, seat: str) -> None:
-        """A seat leaves a waiting room (before the game starts)."""
+    def remove_seat(self, game_id: str, seat: str) -> int:
+        """A seat leaves a waiting room (before the game starts); the new revision."""
         with self.engine.begin() as conn:
             conn.execute(delete(seats).where(seats.c.game_id == game_id, seats.c.seat == seat))
-            conn.execute(update(games).where(games.c.id == game_id).values(revision=games.c.revision + 1))
+            return _bump(conn, game_id)
 
-    def rename_seat(self, game_id: str, seat: str, name: str) -> None:
+    def rename_seat(self, game_id: str, seat: str, name: str) -> int:
+        """The new revision."""
         with self.engine.begin() as conn:
             conn.execute(update(seats).where(seats.c.game_id == game_id, seats.c.seat == seat).values(name=name))
-            conn.execute(update(games).where(games.c.id == game_id).values(revision=games.c.revision + 1))
+            return _bump(conn, game_id)
 
     # ---- presence ------------------------------------------------------------------------------
 
-    def set_connected(self, game_id: str, seat: str, connected: bool) -> bool:
-        """Record a seat's connection state; True if it changed (viewers should be told)."""
+    def set_connected(self, game_id: str, seat: str, connected: bool) -> int | None:
+        """Record a seat's connection state; the new revision if it changed (viewers should be
+        told), else None."""
         now = time.time()
         with self.engine.begin() as conn:
             changed = conn.execute(
@@ -471,9 +508,8 @@ class Store:
             ).rowcount
             if not changed:
                 conn.execute(update(seats).where(seats.c.game_id == game_id, seats.c.seat == seat).values(last_seen=now))
-            else:
-                conn.execute(update(games).where(games.c.id == game_id).values(revision=games.c.revision + 1))
-        return bool(changed)
+                return None
+            return _bump(conn, game_id)
 
     def seen(self, pairs: list[tuple[str, str]]) -> None:
         """Heartbeat: these (game, seat) pairs are connected right now."""

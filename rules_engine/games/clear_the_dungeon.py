@@ -1,6 +1,6 @@
 """Clear the Dungeon (Mark S. Ball, rules v1.2): a solitaire card game, pure rules.
 
-The rules are ``/work/shared/rules/clear-the-dungeon.md``; section numbers below refer to it.
+The rules are ``docs/rules/clear-the-dungeon.md``; section numbers below refer to it.
 Twelve monsters (J, Q, K) and two jokers lie face down in a 14-card dungeon; the player draws
 power cards (A–10) three at a time and lays them on face-up monsters: two cards whose values
 reach the monster's power, then a finisher of its suit. Defeated kings become one-shot items.
@@ -39,8 +39,10 @@ The view (``view(state, seat)``), a JSON-safe dict:
       ``"finisher"`` with 2) and ``short`` (how much the power cards still lack, 0 when met).
     ``hand``: the hand's codes in order of arrival.
     ``deck_count``: how many cards the power deck holds (never its order or contents).
-    ``known_bottom``: the bottom card of the power deck when the player knows it (K♥ or a
-      K♦ peek left in place), else ``null``; always ``null`` for a spectator.
+    ``known_bottom``: the bottom card of the power deck when the player knows it (the card the
+      K♥ put under the deck, or the card a K♦ peek left in place), else ``null``; shown to a
+      spectator too (10.3). It is forgotten when the K♦ moves it to the top or a draw empties
+      the deck.
     ``hit_row``, ``hits`` (its size), ``hits_left`` (5 − hits; the game is lost when it reaches 0).
     ``clear_pile``: defeated monsters, their attack cards and used kings.
     ``inventory``: unused king items, in order obtained.
@@ -54,8 +56,11 @@ The view (``view(state, seat)``), a JSON-safe dict:
       ``lost_power``, ``resigned``), ``player`` (the one seat), ``result`` (as ``result()``).
     ``log``: the event log as plain strings.
 
-As the rules file says (10.3), a spectator's view equals the player's: the hand, the
-pending K♦ card and the known bottom card are what any onlooker at the table would see.
+As the rules say (10.3), a spectator's view equals the player's: ``view`` ignores the seat,
+so a spectator (``None``, or any seat but the player's) gets exactly the dict above, the hand,
+the ``pending`` K♦ card, ``known_bottom`` and the log's K♦ lines included, since any onlooker at
+the table would see them. Only the face-down cards, the power deck's order and contents (beyond
+its count and ``known_bottom``) and the seed are never shown, to anyone.
 """
 
 from __future__ import annotations

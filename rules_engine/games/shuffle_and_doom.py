@@ -1,6 +1,6 @@
 """Shuffle and Doom! — a solo dungeon crawl dealt from one deck of cards.
 
-Rules: ``/work/shared/rules/shuffle-and-doom.md`` (section numbers below refer to it).
+Rules: ``docs/rules/shuffle-and-doom.md`` (section numbers below refer to it).
 The map comes from the colours of 2N header cards; each room is drawn for on first entry.
 
 >>> deck = ["5C", "8D", "3H", "9S", "7D", "KS", "JS", "QH", "6S"]

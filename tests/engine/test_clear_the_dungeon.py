@@ -1,5 +1,7 @@
 """Clear the Dungeon: every acceptance scenario of section 11 and the rulings they leave out.
 
+Rules: docs/rules/clear-the-dungeon.md (section, ruling and scenario numbers refer to it).
+
 Given states come from stacked decks (section 11.0) or, for the few situations no short deal
 reaches, from a state edited directly by ``edited``.
 """
@@ -142,7 +144,7 @@ def edited(state: dict, **changes) -> dict:
 class TestContract:
     def test_registered_under_its_slug(self):
         rules = rules_engine.get("clear-the-dungeon")
-        assert rules is cd
+        assert rules.module is cd
         assert (cd.slug, cd.title, cd.min_players, cd.max_players) == (
             "clear-the-dungeon",
             "Clear the Dungeon",
@@ -530,9 +532,8 @@ class TestJokersAndKings:
         s = play(s, "9S r6c1", "6C r6c1")
         assert s["turn"] == 4 and s["hand"] == ["AC", "AS", "2S"] and len(s["power_deck"]) == 29
         s = play(s, "AC r6c1")
-        # Scenario S11 says "inventory `KD`", but its own K♦ was spent two steps earlier (and the
-        # text says a used king goes to the clear pile, a defeated one to the inventory): the
-        # TEXT wins, the inventory holds the K♣ just defeated.
+        # The K♦ won earlier in S11 was spent on the peek (a used king goes to the clear pile, a
+        # defeated one to the inventory), so the inventory holds only the K♣ just defeated.
         assert s["inventory"] == ["KC"] and "KD" in s["clear_pile"] and "KC" not in face_up(s)
         assert "r5c1" in face_down(s) and s["hand"] == ["AS", "2S"]
 

@@ -1,6 +1,6 @@
 """The Dungeon of Doom engine: acceptance scenarios S1–S21 of the rules file and the rulings.
 
-Maps and scenarios are those of ``/work/shared/rules/dungeon-of-doom.md`` section 11.
+Maps and scenarios are those of ``docs/rules/dungeon-of-doom.md`` section 11.
 """
 
 from __future__ import annotations
@@ -785,7 +785,7 @@ class TestHiddenInformation:
             action = rng.choice([a for a in dod.legal_actions(trimmed, seat) if a["type"] != "leave"])
             trimmed = dod.apply(trimmed, seat, action)
             with monkeypatch.context() as m:
-                m.setattr(dod, "_still_showable", keep_all)
+                m.setattr(dod.module, "_still_showable", keep_all)
                 whole = dod.apply(whole, seat, action)
             for viewer in ("p1", "p2", "p3", None):
                 assert dod.view(trimmed, viewer) == dod.view(whole, viewer)

@@ -1,5 +1,5 @@
 """Hebrac's Dungeon: the contract, options, every spell's legality in each situation, and the
-rulings of section 12 that no acceptance scenario covers."""
+rulings of section 12 that no acceptance scenario covers (rules: ``docs/rules/hebracs-dungeon.md``)."""
 
 from __future__ import annotations
 
@@ -602,6 +602,129 @@ class TestRulings:
                      cast("escape", "3C"))
         state = play(state, mv(1, 1))
         assert state["battle"]["strength"] == 0
+
+
+
+# --- R31 / 8.1: a Paralysis that could change nothing is refused ----------------------------------
+
+
+def _fight(enemy="9S", *, extra=(), prisoners=(), strength=(), effects=(), hand=()):
+    """A battle against ``enemy`` in (1,1), holding 4C (to pay Paralysis), ``extra`` and the given
+    prisoners (called) and strength potions (drunk) before the first attack."""
+    inventory = ["4C", *extra, *prisoners, *strength]
+    state = play(given(inventory=inventory, cells={(1, 1): f"{enemy}/4H"}, effects=effects, hand=hand), mv(1, 1))
+    state = play(state, *[act("call_prisoner", card=c) for c in prisoners], *[act("drink", card=c) for c in strength])
+    assert state["phase"] == "battle" and state["battle"]["spell"] is None
+    return state
+
+
+def _paralysis_standing(state):
+    """The spell book's word on Paralysis, checked against the legal actions and a real cast."""
+    standing = R.view(state, "p1")["choices"]["spells"]["paralysis"]
+    listed = any(a["type"] == "cast" and a["spell"] == "paralysis" for a in R.legal_actions(state, "p1"))
+    assert standing["castable"] == listed
+    if standing["castable"]:
+        assert R.apply(state, "p1", cast("paralysis", "4C"))["battle"]["paralysis"] == 2
+    else:
+        assert standing["reason"] == refused(state, cast("paralysis", "4C"))
+    return standing
+
+
+def _rounds_covered(state):
+    """Life and life lost after the (up to) two rounds a Paralysis cast now would cover."""
+    for _ in range(2):
+        if state["phase"] != "battle":
+            break
+        state = play(state, ATTACK)
+    return state["life"], state["counters"]["life_lost"], state["status"]
+
+
+NEXT_CARDS = ["AD"] + [f"{n}D" for n in range(2, 11)] + ["KD"]  # every attack value, 1 to 10
+
+
+class TestParalysisThatChangesNothing:
+    """Rule 8.1 / R31: any cast whose outcome equals not casting is refused; for Paralysis that is
+    an evil magician under Anti-Magic (he cannot take life anyway), or a next attack that cannot
+    fail (its lowest possible score, an ace with every bonus already in play, reaches the enemy's
+    life; or the top card the player foresaw already wins)."""
+
+    def test_a_magician_under_anti_magic(self):
+        state = _fight("9C", effects=["anti_magic"])
+        standing = _paralysis_standing(state)
+        assert not standing["castable"]
+        assert standing["reason"] == ("under Anti-Magic the evil magician cannot take your life: "
+                                      "Paralysis would change nothing")
+
+    @pytest.mark.parametrize("enemy, effects", [("9C", ()), ("9S", ("anti_magic",)), ("9H", ("anti_magic",))])
+    def test_other_foes_or_no_anti_magic_still_allow_it(self, enemy, effects):
+        state = _fight(enemy, effects=effects, hand=["2D"])
+        assert _paralysis_standing(state)["castable"]
+        assert play(state, cast("paralysis", "4C"), ATTACK)["life"] == 15  # and it does shield
+
+    @pytest.mark.parametrize("enemy, kwargs, lowest", [
+        ("3S", {"extra": ["AS"]}, 4),                                   # ace 1 + Bracelet 3 > 3
+        ("4S", {"extra": ["AS"]}, 4),                                   # reaching the life is enough
+        ("5S", {"extra": ["AS"], "strength": ["2S"]}, 6),               # a strength potion drunk
+        ("10S", {"extra": ["AS"], "prisoners": ["JD", "JC"]}, 10),      # two prisoners called
+        ("9S", {"extra": ["AS"], "prisoners": ["JD"], "effects": ["curse"]}, 7),  # life 5 under a Curse
+        ("3S", {"strength": ["2S"]}, 3),
+    ])
+    def test_a_next_attack_that_cannot_fail(self, enemy, kwargs, lowest):
+        state = _fight(enemy, **kwargs)
+        standing = _paralysis_standing(state)
+        assert not standing["castable"]
+        life = state["battle"]["enemy_life"]
+        assert standing["reason"] == (f"even an ace would score {lowest} against life {life}, so your next "
+                                      "attack cannot fail: Paralysis would change nothing")
+
+    @pytest.mark.parametrize("enemy, kwargs", [
+        ("5S", {"extra": ["AS"]}),                                      # 4 < 5: an ace would cost 1 life
+        ("10S", {"extra": ["AS"], "prisoners": ["JD"]}),                # 7 < 10
+        ("9S", {"extra": ["AS"], "prisoners": ["JD"]}),                 # no Curse: 7 < 9
+        ("3S", {}),                                                     # no bonus at all: 1 < 3
+        ("3S", {"effects": ["anti_magic"]}),                            # Anti-Magic spares only magicians
+    ])
+    def test_a_next_attack_that_may_fail_allows_it(self, enemy, kwargs):
+        assert _paralysis_standing(_fight(enemy, **kwargs))["castable"]
+
+    def test_the_foreseen_top_card_already_wins(self):
+        # Future Perception (free time) shows KD on top: against 9S the next attack scores 10.
+        state = play(given(inventory=["2C", "4C"], cells={(1, 1): "9S/4H"}, hand=["KD", "3D"]),
+                     cast("future_perception", "2C"), mv(1, 1))
+        assert state["known_top"] == 2  # KD and 3D
+        standing = _paralysis_standing(state)
+        assert standing["reason"] == ("your next attack card is KD, which you foresaw: it scores 10 against "
+                                      "life 9, so Paralysis would change nothing")
+        assert standing["reason"] not in json.dumps(R.view(state, None))  # the player's knowledge only
+
+    def test_a_foreseen_losing_card_allows_it(self):
+        state = play(given(inventory=["2C", "4C"], cells={(1, 1): "9S/4H"}, hand=["3D", "KD"]),
+                     cast("future_perception", "2C"), mv(1, 1))
+        assert _paralysis_standing(state)["castable"]
+        assert play(state, cast("paralysis", "4C"), ATTACK)["life"] == 15
+
+    def test_an_unseen_top_card_is_never_used_to_refuse(self):
+        # KD is on top but the player has not seen it: the refusal must not give it away.
+        state = _fight("9S", hand=["KD"])
+        assert state["known_top"] == 0 and _paralysis_standing(state)["castable"]
+
+    @pytest.mark.parametrize("enemy", ["3S", "5S", "9C", "10S"])
+    @pytest.mark.parametrize("bracelet", [False, True])
+    @pytest.mark.parametrize("prisoner", [False, True])
+    @pytest.mark.parametrize("potion", [False, True])
+    @pytest.mark.parametrize("effects", [(), ("anti_magic",), ("curse",), ("anti_magic", "curse")])
+    def test_refused_exactly_when_no_possible_next_card_makes_a_difference(self, enemy, bracelet, prisoner,
+                                                                          potion, effects):
+        kwargs = {"extra": ["AS"] if bracelet else [], "prisoners": ["JD"] if prisoner else [],
+                  "strength": ["2S"] if potion else [], "effects": effects}
+        pointless = not _paralysis_standing(_fight(enemy, **kwargs))["castable"]
+        differs = False
+        for card in NEXT_CARDS:  # the player does not know the top card: any of them may come
+            state = _fight(enemy, hand=[card, "2D"], **kwargs)
+            paralysed = R.load(R.dump(state))
+            paralysed["battle"]["paralysis"] = 2  # the spell's effect, even where the cast is refused
+            differs |= _rounds_covered(state) != _rounds_covered(paralysed)
+        assert pointless == (not differs)
 
 
 class TestPriceList:

@@ -1,4 +1,5 @@
-"""Hebrac's Dungeon: the acceptance scenarios of section 14, one test each (A1–A46).
+"""Hebrac's Dungeon: the acceptance scenarios of section 14 of ``docs/rules/hebracs-dungeon.md``,
+one test each (A1–A46).
 
 Given states follow 14.0 (built with ``scenario.given``); "Bottom:" is checked with
 ``scenario.bottom`` against the Hand Deck the scenario started from. Every step also checks

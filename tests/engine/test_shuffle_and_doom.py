@@ -1,4 +1,4 @@
-"""Engine tests for Shuffle and Doom! (rules: /work/shared/rules/shuffle-and-doom.md).
+"""Engine tests for Shuffle and Doom! (rules: docs/rules/shuffle-and-doom.md).
 
 One test per acceptance scenario (S1–S19), tests for the section-10 rulings they leave
 out, contract checks, and Hypothesis properties of random legal play.
@@ -749,7 +749,7 @@ class TestEnding:
 class TestContract:
     def test_registry_and_constants(self):
         rules = rules_engine.get("shuffle-and-doom")
-        assert rules is sad
+        assert rules.module is sad
         assert (sad.slug, sad.title, sad.min_players, sad.max_players) == (
             "shuffle-and-doom", "Shuffle and Doom!", 1, 1)
 

@@ -43,7 +43,7 @@ from webapp import create_app, socketio
 from webapp.catalog import BY_SLUG
 from webapp.games import render_game
 from webapp.play import LoadedGame
-from webapp.presence import ticket_for
+from webapp.connections import ticket_for
 from webapp.seats import COOKIE_NAME, hash_token
 from webapp.security import CSRF_FIELD
 from webapp.store import games as games_table

@@ -72,6 +72,10 @@ class Table:
         for client in self.clients.values():
             client.watch(self.game_id)
 
+    @property
+    def service(self):
+        return self.app.extensions["delve_service"]
+
     def state(self):
         return rules.load(self.store.load(self.game_id).snapshot)
 
@@ -181,7 +185,7 @@ class TestTable:
         t = Table(app, seat_client, ("mage", "tank"), start=False, markers=None)
         bob = t.clients["p2"]
         assert bob.http.post(f"/g/{t.game_id}/leave-table", data={"csrf_token": bob.csrf}).status_code == 303
-        assert t.store.load(t.game_id).lobby["choices"] == {"p1": {}}
+        assert t.store.load(t.game_id).lobby["choices"].get("p1", {}) == {}  # the Mage is cleared
         page = t.host.get(f"/g/{t.game_id}").get_data(as_text=True)
         assert '<option value="mage" disabled>' in page and " selected" not in page.split('name="classes"', 1)[1].split("</select>", 1)[0]
         # Started without a class, the game page asks for one, and still not the Mage (the engine's lobby).
@@ -316,11 +320,11 @@ class TestRealtime:
         sio.disconnect()
         gone_at = time.time()
         assert "connection lost" in t.page("p1")
-        presence.tick(t.store, now=gone_at + 30)  # inside the grace period
+        presence.tick(t.service, now=gone_at + 30)  # inside the grace period
         t.socket("p2")  # the page comes back
         # Past the grace the first disconnection started (and inside the turn's 90 s): without
         # the reconnection, this tick would make Bob leave.
-        presence.tick(t.store, now=gone_at + presence.GRACE_SECONDS + 5)
+        presence.tick(t.service, now=gone_at + presence.GRACE_SECONDS + 5)
         assert all(c["status"] == "active" for c in t.state()["characters"])
         assert [s.connected for s in t.store.seats(t.game_id) if s.seat == "p2"] == [True]
         assert t.store.actions(t.game_id)[-1][2]["type"] == "place_marker"  # no absent, no timeout
@@ -344,7 +348,7 @@ class TestRealtime:
         t.socket("p3")
         t.socket("p2").disconnect()
         t.store.set_connected(t.game_id, "p1", True)
-        presence.tick(t.store, now=time.time() + presence.GRACE_SECONDS + 5)
+        presence.tick(t.service, now=time.time() + presence.GRACE_SECONDS + 5)
         state = t.state()
         statuses = {c["id"]: c["status"] for c in state["characters"]}
         assert statuses["p2"] == "left" and state["status"] == "playing"
@@ -355,7 +359,7 @@ class TestRealtime:
     def test_a_solo_game_waits_for_its_player(self, app, seat_client):
         t = Table(app, seat_client, ("ninja",), deck="3C")
         t.socket("p1").disconnect()
-        presence.tick(t.store, now=time.time() + presence.GRACE_SECONDS + 5)
+        presence.tick(t.service, now=time.time() + presence.GRACE_SECONDS + 5)
         assert t.state()["characters"][0]["status"] == "active"
         t.act("p1", {"type": "draw_card"})
         assert t.where("p1") == [8, 1]
@@ -369,9 +373,9 @@ class TestTurnClock:
         assert record.turn_key == "p1:1.turn" and record.turn_deadline - record.turn_started_at == 60
         page = t.page("p2")
         assert re.search(r'Time left: <span data-countdown="(59|60)" class="countdown">', page)
-        presence.tick(t.store, now=record.turn_deadline - 1)
+        presence.tick(t.service, now=record.turn_deadline - 1)
         assert t.where("p1") == [5, 1]  # not yet
-        presence.tick(t.store, now=record.turn_deadline + 1)
+        presence.tick(t.service, now=record.turn_deadline + 1)
         assert t.store.actions(t.game_id)[-1][1:] == ("p1", {"type": "timeout"})
         assert t.where("p1") == [8, 1] and t.state()["turn"]["current"] == "p2"  # 3C: the basic draw
         assert t.store.load(t.game_id).turn_key == "p2:2.turn"
@@ -390,7 +394,7 @@ class TestTurnClock:
         after = t.store.load(t.game_id)
         assert (after.turn_key, after.turn_started_at, after.turn_deadline) == \
             (first.turn_key, first.turn_started_at, first.turn_deadline)
-        presence.tick(t.store, now=first.turn_deadline + 1)
+        presence.tick(t.service, now=first.turn_deadline + 1)
         combat = t.state()["combat"]
         assert combat["join_answers"] == {"p2": True, "p3": False} and combat["fighters"] == ["p1", "p2"]
 
@@ -417,7 +421,7 @@ class TestTurnClock:
                 t.socket(seat)
             assert t.store.load(t.game_id).turn_deadline is None
             assert "data-countdown" not in t.page("p1").split('id="status"', 1)[1].split("</div>", 1)[0]
-            presence.tick(t.store, now=time.time() + 10_000)
+            presence.tick(t.service, now=time.time() + 10_000)
             assert t.where("p1") == [5, 1]  # nobody acted for Ann
 
 
@@ -676,11 +680,11 @@ class TestHallOfFame:
             if new_state["hall_of_fame"]:
                 raise OSError("disk full")
 
-        monkeypatch.setattr(play, "IN_TRANSACTION", [hall_of_fame.record_escapes, full_disk])
+        monkeypatch.setattr(t.service, "writers", [hall_of_fame.record_escapes, full_disk])
         t.act("p1", {"type": "draw_card"}, expect=500)
         assert t.store.load(t.game_id).version == version and t.state()["status"] == "playing"
         assert hall_of_fame.entries(t.store, set_deals=True) == []
-        monkeypatch.setattr(play, "IN_TRANSACTION", [hall_of_fame.record_escapes])
+        monkeypatch.setattr(t.service, "writers", [hall_of_fame.record_escapes])
         t.act("p1", {"type": "draw_card"})  # the same escape, once the disk has room
         assert len(hall_of_fame.entries(t.store, set_deals=True)) == 1
 

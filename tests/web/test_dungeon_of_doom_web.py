@@ -98,6 +98,10 @@ class Table:
         sio.get_received()
         return sio
 
+    @property
+    def service(self):
+        return self.app.extensions["delve_service"]
+
     def state(self):
         return rules.load(self.store.load(self.game_id).snapshot)
 
@@ -291,13 +295,13 @@ class TestTurns:
         store = table.store
         for expected_turn in ["p1", "p2", "p3", "p1", "p2", "p3", "p1"]:
             assert table.turn_seat() == expected_turn
-            presence.expire_turns(store, now=time.time() + 3600)
+            presence.expire_turns(table.service, now=time.time() + 3600)
         state = table.state()
         p1 = next(p for p in state["players"] if p["seat"] == "p1")
         assert p1["status"] == "dead" and p1["cause"] == "idle"
 
     def test_a_turn_is_not_timed_out_early(self, table):
-        presence.expire_turns(table.store, now=time.time() + 30)
+        presence.expire_turns(table.service, now=time.time() + 30)
         assert table.turn_seat() == "p1"
 
 
@@ -334,11 +338,11 @@ class TestPresence:
         assert [s.connected for s in store.seats(table.game_id) if s.seat == "p2"] == [True]
         sockets["p2"].disconnect()
         assert [s.connected for s in store.seats(table.game_id) if s.seat == "p2"] == [False]
-        presence.tick(store, now=time.time() + 30)  # inside the grace period
+        presence.tick(table.service, now=time.time() + 30)  # inside the grace period
         assert statuses(table)["p2"] == "alive"
         table.socket("p2")  # the page reconnects
         # Past the grace of the first absence: only the reconnection keeps p2 in the game.
-        presence.tick(store, now=time.time() + presence.GRACE_SECONDS + 5)
+        presence.tick(table.service, now=time.time() + presence.GRACE_SECONDS + 5)
         assert statuses(table) == {"p1": "alive", "p2": "alive", "p3": "alive"}
 
     def test_a_seated_request_counts_as_presence(self, table):
@@ -347,7 +351,7 @@ class TestPresence:
         age_presence(store, table.game_id, 50)
         assert table.act("p1", {"type": "end_turn"}).status_code == 200  # POST /act
         table.clients["p2"].board()  # GET /board, the fragment a page fetches after each push
-        presence.tick(store, now=time.time() + 30)  # p3: 80 s away; p1 and p2: 30 s since their requests
+        presence.tick(table.service, now=time.time() + 30)  # p3: 80 s away; p1 and p2: 30 s since their requests
         assert statuses(table) == {"p1": "alive", "p2": "alive", "p3": "disconnected"}
 
     def test_a_request_writes_presence_only_when_the_last_is_a_few_seconds_old(self, table, monkeypatch):
@@ -384,7 +388,7 @@ class TestPresence:
         sio.disconnect()
         page = table.host.get(f"/g/{table.game_id}").get_data(as_text=True)
         assert "connection lost" in page
-        presence.tick(store, now=time.time() + presence.GRACE_SECONDS + 5)
+        presence.tick(table.service, now=time.time() + presence.GRACE_SECONDS + 5)
         state = table.state()
         p3 = next(p for p in state["players"] if p["seat"] == "p3")
         assert p3["status"] == "dead" and p3["cause"] == "disconnected"
@@ -399,7 +403,7 @@ class TestPresence:
                          .values(turn_deadline=time.time() + 5))
         store.after_restart(presence.GRACE_SECONDS)
         # 80 s after they were last seen and past the old deadline, but 30 s after the restart.
-        presence.tick(store, now=time.time() + 30)
+        presence.tick(table.service, now=time.time() + 30)
         assert statuses(table) == {"p1": "alive", "p2": "alive", "p3": "alive"}
         assert table.state()["turn"] == {"seat": "p1", "number": 1}
 

@@ -305,6 +305,25 @@ class TestSpellBook:
         assert states["healing"] == "only one spell per battle: Super Strength was already cast in this one"
 
 
+    def test_a_paralysis_that_changes_nothing_says_why(self, seat_client, store):
+        # (1,1) and (1,2) are empty chambers holding 4C and the Bracelet; (1,3) is a 3S mercenary:
+        # even an ace scores 1 + 3 = 4 against life 3, so Paralysis is refused (8.1, R31); the 5S
+        # of (1,4) could still cost life, and there it is ready.
+        deck = " ".join(["4C", "AS"] + ["2H"] * 10 + ["AH", "AD", "3S", "5S"] + ["2S"] * 8 + ["5D"] * 4)
+        player = start(seat_client, deck=deck)
+        for action in (mv(1, 1), mv(1, 2)):
+            ok(player.act(action))
+        page = ok(player.act(mv(1, 3)))
+        assert state_of(store, player)["inventory"] == ["4C", "AS"]
+        assert self.spell_states(page)["paralysis"] == (
+            "even an ace would score 4 against life 3, so your next attack cannot fail: Paralysis would change nothing")
+        refused = compose(player, "cast", a_spell="paralysis", j_potions="[]", **{"a_potions[]": ["4C"]})
+        assert refused.status_code == 422 and "Paralysis would change nothing" in body(refused)
+        ok(player.act({"type": "attack"}))
+        page = ok(player.act(mv(1, 4)))
+        assert self.spell_states(page)["paralysis"] == "ready"
+
+
 class TestWatching:
     def test_spectator_sees_the_game_without_any_control(self, seat_client, store):
         player = start(seat_client)

@@ -13,8 +13,8 @@ import time
 
 import pytest
 
-from webapp import presence, realtime, socketio
-from webapp.presence import Connections
+from webapp import connections, presence, realtime, socketio
+from webapp.connections import Connections
 
 PRESENCE_RE = re.compile(r'data-presence="([^"]+)"')
 FLOODED_REASON = "Too many messages from this page; reload it to reconnect."  # what the page shows
@@ -92,9 +92,9 @@ class TestOneSocketManySeats:
         sio = socketio.test_client(app, flask_test_client=host.http)
         watch(sio, game_a, ticket(host, game_a))
         watch(sio, game_b, ticket(host, game_b))
-        assert {(game_a, "p1"), (game_b, "p1")} <= set(presence.connections.pairs())
+        assert {(game_a, "p1"), (game_b, "p1")} <= set(connections.connections.pairs())
         sio.disconnect()
-        assert not {(game_a, "p1"), (game_b, "p1")} & set(presence.connections.pairs())
+        assert not {(game_a, "p1"), (game_b, "p1")} & set(connections.connections.pairs())
 
     def test_unwatch_releases_that_games_seat_only(self, app, store, two_tables):
         host, (game_a, game_b) = two_tables
@@ -134,7 +134,7 @@ class TestOneSocketManySeats:
         monkeypatch.setattr(store, "set_connected", close_first)
         sio.emit("watch", {"game": game_a, "version": -1, "presence": ticket(host, game_a)}, callback=True)
         assert connected(store, game_a) is False
-        assert (game_a, "p1") not in presence.connections.pairs()
+        assert (game_a, "p1") not in connections.connections.pairs()
 
 
 class TestConnections:

@@ -1,6 +1,6 @@
 """Dungeon Cards — a dungeon crawl on grid paper driven by a deck of cards, solo or in a party.
 
-Rules: ``/work/shared/rules/dungeon-cards.md`` (section numbers in this package refer to it).
+Rules: ``docs/rules/dungeon-cards.md`` (section numbers in this package refer to it).
 A number card moves you (value + Speed squares, the suit gives the way); a face card is a boss
 you fight at once; end a move on the Exit to escape, on the Pit to fall.
 
@@ -124,6 +124,13 @@ def turn_clock(state: dict) -> dict | None:
     """The decision the party is waiting for, for the platform's timer: ``{seat, number,
     seconds}`` (``seconds`` 0 = no limit), or None (solo, not started, over)."""
     return _clock.turn_clock(state)
+
+
+def fame_entries(state: dict) -> list[dict]:
+    """The Hall of Fame entries this game has written so far (§7.3), oldest first: each escape's
+    ``player``, ``class``, ``level``, ``lives``, ``max_lives``, ``speed``, ``bosses_defeated``,
+    ``turns_taken``, ``outcome``, ``turn_mode``, ``board_size``, ``mods`` and ``party_size``."""
+    return [dict(entry) for entry in state.get("hall_of_fame", [])]
 
 
 def lobby_choice_problem(field: str, value: str, seats: int) -> str | None:

@@ -1,7 +1,7 @@
 """Dungeon Cards as data: classes, bosses, spells, suit directions, redirects and options.
 
 The how-to-play page renders from these tables, so every entry carries the player-facing text
-the rules file gives (``/work/shared/rules/dungeon-cards.md``, section numbers below refer to it).
+the rules file gives (``docs/rules/dungeon-cards.md``, section numbers below refer to it).
 
 >>> [c["name"] for c in CLASSES.values() if c["party_only"]]
 ['Mage', 'Healer']

@@ -1,6 +1,6 @@
 """The Dungeon of Doom: real-time, strictly turn-based treasure hunt in a dark dungeon.
 
-Rules: ``/work/shared/rules/dungeon-of-doom.md`` (section numbers below refer to it). The engine
+Rules: ``docs/rules/dungeon-of-doom.md`` (section numbers below refer to it). The engine
 knows nothing of clocks: turn timeouts and lost connections arrive as the server actions
 ``timeout`` and ``drop`` (10.3, 10.6), mid-game arrivals as ``join``.
 

@@ -1,7 +1,8 @@
 """Hebrac's Dungeon — Luc Miron's solitaire role-playing card game, as a pure rules engine.
 
 The contract (``rules_engine.contract.Rules``) plus ``action_label``. Rules:
-``/work/shared/rules/hebracs-dungeon.md``; the module layout follows its concepts:
+``docs/rules/hebracs-dungeon.md`` (section, ruling and scenario numbers in this package refer
+to it); the module layout follows its concepts:
 ``data`` (cards, prices, spells, the priestess ranking), ``state`` (zones and options),
 ``flow`` (chambers, encounters, phases, descents), ``treasures``, ``battle``, ``trade``,
 ``spells``, ``actions`` (shapes, legality, labels), ``view`` (redaction), ``scoring``.

@@ -44,15 +44,24 @@ def start(state: dict, pos) -> None:
     log(state, f"{describe(card)} ({card}) fights you: life {state['battle']['enemy_life']}.")
 
 
-def score(state: dict, cards: list[str]) -> int:
+LOWEST_ATTACK_VALUE = min(data.attack_value(code) for code in data.ALL_CODES)
+"""The least an attack card can be worth: an ace, 1 (2.3)."""
+
+
+def bonus(state: dict) -> int:
+    """What the next attack adds to its card values: Bracelet, prisoners, strength potions (7.3)."""
     battle = state["battle"]
-    multiplier = 2 if battle["super_strength"] else 1
-    return (
-        multiplier * sum(data.attack_value(c) for c in cards)
-        + (3 if "AS" in state["inventory"] else 0)
-        + 3 * len(battle["prisoners"])
-        + battle["strength"]
-    )
+    return (3 if "AS" in state["inventory"] else 0) + 3 * len(battle["prisoners"]) + battle["strength"]
+
+
+def score(state: dict, cards: list[str]) -> int:
+    multiplier = 2 if state["battle"]["super_strength"] else 1
+    return multiplier * sum(data.attack_value(c) for c in cards) + bonus(state)
+
+
+def magic_shielded(state: dict) -> bool:
+    """Anti-Magic is active and the enemy is an evil magician: no round can cost life (R15)."""
+    return state["level_effects"]["anti_magic"] and data.is_magician(state["battle"]["enemy"])
 
 
 def attack(state: dict) -> None:
@@ -88,9 +97,7 @@ def resolve_round(state: dict, cards: list[str]) -> None:
     won = total >= life
     damage = 0
     if not won:
-        shielded = battle["paralysis"] > 0 or (
-            state["level_effects"]["anti_magic"] and data.is_magician(battle["enemy"])
-        )
+        shielded = battle["paralysis"] > 0 or magic_shielded(state)
         damage = 0 if shielded else life - total
     battle["last_attack"] = {"cards": list(cards), "score": total, "enemy_life": life, "damage": damage, "won": won}
     if won:

@@ -256,6 +256,37 @@ def _check_curse(state, ctx, action, points) -> None:
         raise IllegalAction("the Curse is already active on this level")
 
 
+def _check_paralysis(state, ctx, action, points) -> None:
+    """R31 for Paralysis (8.1): refused when no round it covers could cost life anyway.
+
+    It only ever spares the life a failed attack would cost, so it changes nothing against an
+    evil magician under Anti-Magic, or when the next attack cannot fail and so ends the battle:
+    even an ace (the lowest attack card) with the bonuses already in play reaches the enemy's
+    life, or the top card the player foresaw (Future Perception) does. Only what the player
+    knows is used: an unseen top card never decides (it would give the card away). Nothing
+    after the cast can lower that score or change the enemy — no second spell in this battle.
+    The potions that pay go under the Hand Deck; paying is the price of a cast, never its
+    outcome (8.1), so it is not weighed (it would only matter with an empty Hand Deck).
+    """
+    if battle.magic_shielded(state):
+        raise IllegalAction("under Anti-Magic the evil magician cannot take your life: Paralysis would change nothing")
+    life = state["battle"]["enemy_life"]
+    lowest = battle.LOWEST_ATTACK_VALUE + battle.bonus(state)
+    if lowest >= life:
+        raise IllegalAction(
+            f"even an ace would score {lowest} against life {life}, so your next attack cannot fail: "
+            "Paralysis would change nothing"
+        )
+    if state["known_top"] and state["hand_deck"]:
+        top = state["hand_deck"][0]
+        foreseen = battle.score(state, [top])
+        if foreseen >= life:
+            raise IllegalAction(
+                f"your next attack card is {top}, which you foresaw: it scores {foreseen} against life {life}, "
+                "so Paralysis would change nothing"
+            )
+
+
 def _check_stealing_spirit(state, ctx, action, points) -> None:
     if ctx == "battle":
         if cell_at(state, state["battle"]["pos"])["treasure"] is None:
@@ -338,7 +369,7 @@ CHECKS = {
     "healing": _check_healing,
     "escape": _no_check,
     "illusion": _check_illusion,
-    "paralysis": _no_check,
+    "paralysis": _check_paralysis,
     "double_attack": _no_check,
     "super_strength": _no_check,
     "anti_magic": _check_anti_magic,

@@ -1,0 +1,300 @@
+"""Commit, then ring: the one path by which anything changes a stored game.
+
+Every change a viewer can see — an action, a seat taken or given up, a waiting-room choice, a
+start, a "Play again" — goes through ``GameService``: it stores the change (each store write
+returns the game's new revision, in its own transaction), and only then rings the doorbell with
+that revision. Routes translate requests and ``Refused`` into HTTP answers and nothing more;
+the presence loop applies timeouts and drops through the same ``server_action``.
+
+The service is made once per app in ``create_app`` with what it needs (the store, the doorbell,
+the writers that land inside an action's transaction): nothing registers itself on import.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import rules_engine
+
+from . import play
+from . import seats as seat_tokens
+from .catalog import BY_SLUG, clean_name
+from .store import StaleVersion, Store
+
+log = logging.getLogger("delve.service")
+
+SEATS_PER_ADDRESS = 2
+"""Seats one client address may take in a running game, over the game's whole life: a newcomer
+is placed at random and sees around them, so joining and leaving again and again would map a
+secret dungeon. Seats taken in the waiting room do not count (a household on one connection
+sits down together); two mid-game joins let a late pair on one connection both play."""
+ROSTER_CAP = 64
+"""Living seats a running table may hold at most (the rules' own table size is lower)."""
+JOIN_TRIES = 3
+
+
+class Refused(Exception):
+    """A request the rules or the table's state refuse: ``status`` (an HTTP 4xx) and a sentence."""
+
+    def __init__(self, status: int, message: str):
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+@dataclass(frozen=True)
+class Seated:
+    """A seat just taken: which, its token (for the cookie), and the game it is at."""
+
+    game_id: str
+    seat: str
+    token: str
+
+
+Ring = Callable[[str, int], None]
+
+
+class GameService:
+    def __init__(self, store: Store, ring: Ring, writers: Sequence[play.Writer] = ()):
+        self.store = store
+        self._ring = ring
+        self.writers = list(writers)
+
+    def ring(self, game_id: str, revision: int | None) -> None:
+        """Tell every page watching the game that it changed (after the change is committed)."""
+        if revision is not None:
+            self._ring(game_id, revision)
+
+    # ---- actions ---------------------------------------------------------------------------------
+
+    def act(self, game: play.LoadedGame, seat: str, action: dict, *, by_server: bool = False) -> play.LoadedGame:
+        """Apply, store and ring one action based on ``game.version``; the game after it.
+
+        Raises InvalidAction / IllegalAction (nothing stored) or StaleVersion."""
+        applied = play.act(self.store, game, seat, action, by_server=by_server, writers=self.writers)
+        self.ring(game.id, applied.revision)
+        return game.advanced(applied)
+
+    def server_action(self, game_id: str, seat: str, action: dict, *, expected_clock: str | None = None) -> bool:
+        """Apply a server action (timeout, drop) through the same optimistic lock as players'
+        actions; True if it landed. A stale version means a player acted first: the next tick decides."""
+        game = play.load_game(self.store, game_id)
+        if game is None or game.record.status != "running":
+            return False
+        if expected_clock is not None and game.record.turn_key != expected_clock:
+            return False
+        try:
+            self.act(game, seat, action, by_server=True)
+        except (rules_engine.IllegalAction, rules_engine.InvalidAction) as error:
+            log.info("server action %s for %s in %s not applied: %s", action.get("type"), seat, game_id, error)
+            return False
+        except StaleVersion:
+            return False
+        return True
+
+    # ---- seats -------------------------------------------------------------------------------
+
+    def join(self, game: play.LoadedGame, *, name: str, origin: str) -> Seated:
+        """Take a free seat: in the waiting room, or mid-game where the rules allow a newcomer
+        (the game's join action, applied for the new seat). ``origin`` is the client address's
+        keyed hash: it caps the seats one address takes in a running game."""
+        status = game.record.status
+        if status == "finished":
+            raise Refused(409, "This game is over; you can watch how it ended.")
+        if play.name_taken(self.store.seats(game.id), name):
+            raise Refused(409, f"Someone at this table is already called {name}: choose another name.")
+        join_action = game.rules.join_action
+        if status == "running" and join_action is None:
+            raise Refused(409, "This game has started and does not take newcomers; you can watch it.")
+        running = status == "running"
+        if running and self.store.seats_from(game.id, origin) >= SEATS_PER_ADDRESS:
+            raise Refused(409, f"This game already took {SEATS_PER_ADDRESS} seats from your connection; "
+                               "you can watch it, or join the next game.")
+        token = seat_tokens.new_token()
+        if running:
+            limit, counted = ROSTER_CAP, _living_counter(game)
+        else:
+            limit, counted = play.table_size(game.rules, game.record.options), None
+        taken = self.store.add_seat(game.id, name=name, token_hash=seat_tokens.hash_token(token), limit=limit,
+                                    origin=origin if running else None, counted=counted)
+        if taken is None:
+            raise Refused(409, "Every seat at this table is taken; you can still watch.")
+        seat, revision = taken
+        if running and join_action is not None:
+            self._play_join(game.id, seat, join_action)
+        else:
+            self.ring(game.id, revision)
+        return Seated(game.id, seat, token)
+
+    def _play_join(self, game_id: str, seat: str, join_action: dict) -> None:
+        """The rules' join for a seat just added, retried past other players' actions; the seat
+        is removed again if the rules refuse it or the game stays too busy."""
+        for _attempt in range(JOIN_TRIES):
+            fresh = play.load_game(self.store, game_id)
+            if fresh is None:
+                break
+            try:
+                self.act(fresh, seat, dict(join_action), by_server=True)
+                return
+            except StaleVersion:
+                continue
+            except (rules_engine.IllegalAction, rules_engine.InvalidAction) as error:
+                self.ring(game_id, self.store.remove_seat(game_id, seat))
+                raise Refused(409, f"You cannot join this game now: {error}") from None
+        self.ring(game_id, self.store.remove_seat(game_id, seat))
+        raise Refused(409, "The game was too busy to seat you; try again.")
+
+    # ---- the waiting room --------------------------------------------------------------------
+
+    def choose(self, game: play.LoadedGame, seat: str, *, name: str | None, choices: dict[str, str]) -> None:
+        """A seated player's new name and lobby choices (``""`` clears one); ``choices`` holds only
+        values the game's form offers. Rings only if something changed: every ring makes every page
+        at the table refetch."""
+        entry = BY_SLUG[game.record.slug]
+        labels = {f.name: f.label for f in entry.lobby_fields}
+        if name is not None:
+            seats_now = self.store.seats(game.id)
+            if play.name_taken(seats_now, name, besides=seat):
+                raise Refused(409, f"Someone at this table is already called {name}: choose another name.")
+            current = next((s.name for s in seats_now if s.seat == seat), None)
+            if name != current:
+                self.ring(game.id, self.store.rename_seat(game.id, seat, name))
+                game = self._waiting(game.id)
+        lobby = dict(game.record.lobby)
+        mine_before = dict(lobby.get("choices", {}).get(seat, {}))
+        picked = {k: dict(v) for k, v in lobby.get("choices", {}).items()}
+        mine = picked.setdefault(seat, {})
+        seated = len(self.store.seats(game.id))
+        for field, value in choices.items():
+            if value == "":
+                mine.pop(field, None)
+                continue
+            problem = game.rules.lobby_choice_problem(field, value, seated)
+            if problem:
+                raise Refused(422, f"{labels[field]}: {problem}.")
+            if field in entry.unique_lobby_fields and any(
+                other.get(field) == value for other_seat, other in picked.items() if other_seat != seat
+            ):
+                raise Refused(409, f"Another player has already chosen that {labels[field].lower()}.")
+            mine[field] = value
+        if mine == mine_before:
+            return
+        lobby["choices"] = {k: v for k, v in picked.items() if v}
+        try:
+            self.ring(game.id, self.store.set_lobby(game.id, lobby, expected_revision=game.record.revision))
+        except StaleVersion:
+            raise Refused(409, "The table changed at the same moment; please choose again.") from None
+
+    def start(self, game: play.LoadedGame, seat: str) -> None:
+        """The host starts the game with everyone seated, in join order."""
+        seated = self.store.seats(game.id)
+        if play.host_of(game.record.lobby, seated) != seat:
+            raise Refused(403, "Only the host (who opened the table, or has sat longest since) can start the game.")
+        players = [s.seat for s in seated]
+        if len(players) < game.rules.min_players:
+            raise Refused(409, f"This game needs at least {game.rules.min_players} players.")
+        options = dict(game.record.options)
+        choices = game.record.lobby.get("choices", {})
+        for field in BY_SLUG[game.record.slug].lobby_fields:
+            options[field.name] = {p: choices[p][field.name] for p in players if field.name in choices.get(p, {})}
+        try:
+            state = game.rules.new_game(seed=game.record.seed, players=players, options=options)
+        except rules_engine.InvalidAction as error:
+            raise Refused(409, f"The game cannot start yet: {error}") from None
+        try:
+            revision = self.store.start(
+                game.id,
+                expected_revision=game.record.revision,
+                players=players,
+                options=options,
+                snapshot=game.rules.dump(state),
+                clock=play.clock_after(game.rules, state, None, time.time()) or (None, None, None),
+            )
+        except StaleVersion:
+            raise Refused(409, "Someone joined or changed their choice just now; check the table and start again.") from None
+        self.ring(game.id, revision)
+
+    def leave_waiting_room(self, game_id: str, seat: str) -> None:
+        """The seat leaves before the start. A choice the smaller table no longer allows is cleared,
+        to be made again (Dungeon Cards' ruling 55: the last player left holding the Mage or the
+        Healer chooses again), and the host passes to the longest-seated player (an empty room's
+        next arrival hosts it)."""
+        self.ring(game_id, self.store.remove_seat(game_id, seat))
+        for _attempt in range(5):
+            game = play.load_game(self.store, game_id)
+            if game is None or game.record.status != "waiting":
+                return
+            remaining = self.store.seats(game_id)
+            lobby = dict(game.record.lobby)
+            choices = {k: dict(v) for k, v in lobby.get("choices", {}).items() if k != seat}
+            for mine in choices.values():
+                for field, value in list(mine.items()):
+                    if game.rules.lobby_choice_problem(field, value, len(remaining)):
+                        del mine[field]
+            lobby["choices"] = {k: v for k, v in choices.items() if v}
+            lobby["host"] = play.host_of(lobby, remaining)
+            if lobby == game.record.lobby:
+                return
+            try:
+                self.ring(game_id, self.store.set_lobby(game_id, lobby, expected_revision=game.record.revision))
+                return
+            except StaleVersion:
+                continue  # someone joined or chose meanwhile: redo it on theirs
+
+    def play_again(self, game: play.LoadedGame, seat: str, options: dict) -> Seated | str:
+        """"Play again" at a finished table: the first player to ask opens a new table with
+        ``options``; everyone else who asks is seated there under the name they had. Two players
+        asking at once both open one and exactly one is recorded as the next table: the other is
+        removed unseen and its opener is seated at the winner instead. Returns the new seat, or
+        the next table's id when it has already started (nothing to sit at)."""
+        if game.record.status != "finished":
+            raise Refused(409, "This game is still running.")
+        name = next((s.name for s in self.store.seats(game.id) if s.seat == seat), "Player")
+        next_id = game.record.lobby.get("next")
+        if next_id is None:
+            opened, token = play.open_table(self.store, game.record.slug, options, name=name)
+            next_id, revision = self.store.claim_next_game(game.id, opened)
+            if next_id == opened:
+                self.ring(game.id, revision)
+                return Seated(opened, "p1", token)
+            self.store.delete_waiting_table(opened)
+            if next_id is None:
+                raise Refused(404, "There is no game at this address. It may have been mistyped.")
+        following = play.load_game(self.store, next_id)
+        if following is None:
+            raise Refused(404, "There is no game at this address. It may have been mistyped.")
+        if following.record.status != "waiting":
+            return next_id
+        seats_there = self.store.seats(next_id)
+        if play.name_taken(seats_there, name):
+            name = clean_name(f"{name} ({seat})", name)
+        token = seat_tokens.new_token()
+        taken = self.store.add_seat(next_id, name=name, token_hash=seat_tokens.hash_token(token),
+                                    limit=play.table_size(following.rules, following.record.options))
+        if taken is None:
+            raise Refused(409, "The new table is already full; you can watch it.")
+        self.ring(next_id, taken[1])
+        return Seated(next_id, taken[0], token)
+
+    def _waiting(self, game_id: str) -> play.LoadedGame:
+        game = play.load_game(self.store, game_id)
+        if game is None or game.record.status != "waiting":
+            raise Refused(409, "The game has already started: use the game's own actions.")
+        return game
+
+
+def _living_counter(game: play.LoadedGame):
+    """Which of a running game's seats count against its roster: the living ones (dead and
+    departed rows stay for the log but never block a newcomer)."""
+    if game.state is None:
+        return None
+    living = game.rules.living_seats(game.state)
+    if living is None:
+        return None
+    alive = set(living)
+    # A seat row without a player yet is a join on its way in: it counts until it lands or is removed.
+    playing = {p["seat"] for p in game.state.get("players", []) if isinstance(p, dict) and "seat" in p}
+    return lambda seat_ids: [s for s in seat_ids if s in alive or s not in playing]
