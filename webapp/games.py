@@ -19,6 +19,7 @@ from .catalog import BY_SLUG, clean_name, parse_options
 from .rendering import name_seats
 from .limits import ACT, CREATE_GAME, READ, limiter
 from .security import check_csrf
+from .presenters import Scene, present
 from .service import GameService
 from .store import StaleVersion, Store
 
@@ -167,14 +168,17 @@ def render_game(game: play.LoadedGame, seat: str | None, *, flash: str | None = 
         buttons = play.action_buttons(game, seat, entry.keys)
         if context.get("names"):
             buttons = [dataclasses.replace(b, label=name_seats(b.label, context["names"])) for b in buttons]
+        result = game.rules.result(game.state)
         context.update(
             view=view,
             buttons=buttons,
-            result=game.rules.result(game.state),
+            result=result,
             log_mark=log_mark(log_entries),
             new_log=entries_after(log_entries, log_seen),
             next_game=game.record.lobby.get("next"),
         )
+        context.update(present(entry.template_dir, Scene(
+            rules=game.rules, view=view, seat=seat, buttons=buttons, result=result, names=context.get("names") or {})))
         template = f"{entry.template_dir}/game.html"
         blocks = FRAGMENT_BLOCKS
     if is_htmx():

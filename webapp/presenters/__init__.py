@@ -1,0 +1,54 @@
+"""Presenters: each game's view turned into what its template draws, in Python.
+
+A game's template renders; it does not decide. Whatever a page works out from the engine's view
+— which cards are playable, the words of a price, the cells of a map, whose turn it is — a
+presenter works out here, where it is unit-tested, and hands to the template as plain values.
+
+``present(scene)`` looks for ``webapp/presenters/<template_dir>.py`` (found by name: adding a game
+is adding its module, with no registry to edit) and returns its ``present(scene)``'s context, or
+nothing for a game without one. Everything a presenter gets is in ``Scene``.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from rules_engine import Rules
+
+from ..play import ActionButton
+
+
+@dataclass(frozen=True)
+class Scene:
+    """One viewer's moment of one game: what the engine says, and who is looking."""
+
+    rules: Rules
+    view: dict
+    seat: str | None
+    buttons: list[ActionButton]
+    result: dict | None
+    names: dict[str, str] = field(default_factory=dict)
+    """Display names by seat (tables; empty for solo games)."""
+
+
+Presenter = Callable[[Scene], dict]
+
+
+@functools.cache
+def presenter_for(template_dir: str) -> Presenter | None:
+    try:
+        module = importlib.import_module(f"{__name__}.{template_dir}")
+    except ModuleNotFoundError as error:
+        if error.name != f"{__name__}.{template_dir}":
+            raise  # the presenter exists but imports something missing: a real error
+        return None
+    return module.present
+
+
+def present(template_dir: str, scene: Scene) -> dict:
+    """The template context the game's presenter adds for ``scene`` ({} without a presenter)."""
+    presenter = presenter_for(template_dir)
+    return presenter(scene) if presenter is not None else {}
