@@ -151,28 +151,24 @@ class GameService:
 
     def choose(self, game: play.LoadedGame, seat: str, *, name: str | None, choices: dict[str, str]) -> None:
         """A seated player's new name and lobby choices (``""`` clears one); ``choices`` holds only
-        values the game's form offers. Rings only if something changed: every ring makes every page
-        at the table refetch."""
+        values the game's form offers. Everything is checked before anything is written, and the
+        name and the choices land together or not at all. Rings only if something changed: every
+        ring makes every page at the table refetch."""
         entry = BY_SLUG[game.record.slug]
         labels = {f.name: f.label for f in entry.lobby_fields}
-        if name is not None:
-            seats_now = self.store.seats(game.id)
-            if play.name_taken(seats_now, name, besides=seat):
-                raise Refused(409, f"Someone at this table is already called {name}: choose another name.")
-            current = next((s.name for s in seats_now if s.seat == seat), None)
-            if name != current:
-                self.ring(game.id, self.store.rename_seat(game.id, seat, name))
-                game = self._waiting(game.id)
+        seats_now = self.store.seats(game.id)
+        current = next((s.name for s in seats_now if s.seat == seat), None)
+        if name is not None and play.name_taken(seats_now, name, besides=seat):
+            raise Refused(409, f"Someone at this table is already called {name}: choose another name.")
         lobby = dict(game.record.lobby)
-        mine_before = dict(lobby.get("choices", {}).get(seat, {}))
         picked = {k: dict(v) for k, v in lobby.get("choices", {}).items()}
+        mine_before = dict(picked.get(seat, {}))
         mine = picked.setdefault(seat, {})
-        seated = len(self.store.seats(game.id))
         for field, value in choices.items():
             if value == "":
                 mine.pop(field, None)
                 continue
-            problem = game.rules.lobby_choice_problem(field, value, seated)
+            problem = game.rules.lobby_choice_problem(field, value, len(seats_now))
             if problem:
                 raise Refused(422, f"{labels[field]}: {problem}.")
             if field in entry.unique_lobby_fields and any(
@@ -180,13 +176,16 @@ class GameService:
             ):
                 raise Refused(409, f"Another player has already chosen that {labels[field].lower()}.")
             mine[field] = value
-        if mine == mine_before:
+        new_name = name if name is not None and name != current else None
+        if new_name is None and mine == mine_before:
             return
         lobby["choices"] = {k: v for k, v in picked.items() if v}
         try:
-            self.ring(game.id, self.store.set_lobby(game.id, lobby, expected_revision=game.record.revision))
+            revision = self.store.update_waiting_seat(game.id, seat, name=new_name, lobby=lobby,
+                                                      expected_revision=game.record.revision)
         except StaleVersion:
             raise Refused(409, "The table changed at the same moment; please choose again.") from None
+        self.ring(game.id, revision)
 
     def start(self, game: play.LoadedGame, seat: str) -> None:
         """The host starts the game with everyone seated, in join order."""

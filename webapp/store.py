@@ -372,6 +372,25 @@ class Store:
                 raise StaleVersion(-1)
         return expected_revision + 1
 
+    def update_waiting_seat(self, game_id: str, seat: str, *, name: str | None, lobby: dict,
+                            expected_revision: int) -> int:
+        """A seat's new name (None: unchanged) and the waiting room's new state, in one transaction,
+        if nobody changed the game meanwhile (else StaleVersion, and nothing is written); the new
+        revision."""
+        with self.engine.begin() as conn:
+            revision = conn.execute(
+                update(games)
+                .where(games.c.id == game_id, games.c.revision == expected_revision, games.c.status == "waiting")
+                .values(lobby=_json(lobby), revision=games.c.revision + 1, updated_at=time.time())
+                .returning(games.c.revision)
+            ).scalar()
+            if revision is None:
+                conn.rollback()
+                raise StaleVersion(-1)
+            if name is not None:
+                conn.execute(update(seats).where(seats.c.game_id == game_id, seats.c.seat == seat).values(name=name))
+        return revision
+
     def claim_next_game(self, game_id: str, next_id: str) -> tuple[str | None, int | None]:
         """Record ``next_id`` as the table that follows the finished game, unless one is recorded
         already: (the next table that stands, the game's new revision if ours was recorded);
@@ -486,12 +505,6 @@ class Store:
         """A seat leaves a waiting room (before the game starts); the new revision."""
         with self.engine.begin() as conn:
             conn.execute(delete(seats).where(seats.c.game_id == game_id, seats.c.seat == seat))
-            return _bump(conn, game_id)
-
-    def rename_seat(self, game_id: str, seat: str, name: str) -> int:
-        """The new revision."""
-        with self.engine.begin() as conn:
-            conn.execute(update(seats).where(seats.c.game_id == game_id, seats.c.seat == seat).values(name=name))
             return _bump(conn, game_id)
 
     # ---- presence ------------------------------------------------------------------------------

@@ -42,6 +42,8 @@ def _seated_back(seated: Seated):
 
 def _seated(game_id: str):
     game = game_or_404(game_id)
+    if BY_SLUG[game.record.slug].solo:
+        abort(409, description="This is a solo game: tables, chat and “Play again” are for multiplayer games.")
     seat = viewer_seat(game)
     if seat is None:
         abort(403, description="Take a seat first: only players at this table can do that.")

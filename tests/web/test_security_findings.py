@@ -366,3 +366,25 @@ def test_control_and_format_characters_never_reach_a_page(app, seat_client, stor
     assert "Evil Name" in page
     for bad in ("\u202e", "\x07", "\x00", "\u200b", "&#8238;"):
         assert bad not in page
+
+
+# ---- found by the route fuzzer (tests/web/test_route_fuzz.py) -------------------------------
+
+
+def test_a_refused_class_choice_does_not_rename_the_seat_either(app, seat_client, store):
+    t = CardsTable(app, seat_client, ("swordsman", None), start=False, markers=None)
+    before = fingerprint(store)
+    taken = post(t.clients["p2"], f"/g/{t.game_id}/lobby", name="Zed", classes="swordsman")
+    assert taken.status_code == 409
+    assert fingerprint(store) == before  # Bob is still Bob
+    renamed = post(t.clients["p2"], f"/g/{t.game_id}/lobby", name="Zed", classes="tank")
+    assert renamed.status_code == 303
+    assert [s.name for s in store.seats(t.game_id)][1] == "Zed"
+
+
+def test_solo_games_have_no_chat_and_no_table_to_play_again(seat_client, store):
+    player, game_id = finished_solo(seat_client)
+    before = fingerprint(store)
+    assert post(player, f"/g/{game_id}/chat", text="hello").status_code == 409
+    assert post(player, f"/g/{game_id}/again").status_code == 409
+    assert fingerprint(store) == before and store.chat(game_id) == []
