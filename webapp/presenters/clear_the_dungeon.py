@@ -15,6 +15,7 @@ from rules_engine.cards import Card
 
 from ..play import ActionButton
 from . import Scene
+from .controls import buttons_by_type
 
 MONSTER_KEYS = "abcefghijklmnopqrstuvwyz"
 """Each face-up monster's shortcut, in reading order: D (end turn) and X (double) are taken, and
@@ -37,7 +38,7 @@ SPADE_HINT = " To double while placing, switch on ×2 next to your hand (or pick
 def present(scene: Scene) -> dict:
     """The game page's context for one viewer (the keys the template reads)."""
     view, rules = scene.view, scene.rules
-    by_type = _by_type(scene.buttons)
+    by_type = buttons_by_type(scene.buttons)
     acting = scene.seat is not None and bool(scene.buttons)
     # The attack phase: the player may place cards, use items and end the turn (no K♦ decision open).
     attacking = acting and not view["pending"]
@@ -173,13 +174,6 @@ def items(view: dict, by_type: dict[str, list[ActionButton]], attacking: bool) -
         king = Card.parse(item)
         out.append({"item": item, "title": king.rank + king.symbol, "buttons": buttons, "idle_hint": idle_hint})
     return out
-
-
-def _by_type(buttons: list[ActionButton]) -> dict[str, list[ActionButton]]:
-    grouped: dict[str, list[ActionButton]] = {}
-    for b in buttons:
-        grouped.setdefault(b.action["type"], []).append(b)
-    return grouped
 
 
 def _count(n: int, noun: str) -> str:

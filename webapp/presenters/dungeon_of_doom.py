@@ -11,7 +11,7 @@ from __future__ import annotations
 from markupsafe import Markup
 
 from . import Scene
-from .shuffle_and_doom import buttons_by_type, move_pad
+from .controls import buttons_by_type, move_pad
 
 RANDOM_MAP_SIZES = {"S": "small", "M": "medium", "L": "large"}
 FINAL_OUTCOMES = {"slain": "slain", "left": "left", "disconnected": "connection lost", "idle": "timed out"}

@@ -10,6 +10,7 @@ from rules_engine.cards import Card
 
 from ..play import ActionButton
 from . import Scene
+from .controls import buttons_by_type, move_pad
 
 PHASE_TEXT = {
     "swap": "Your options require a header swap: exchange two cards of different colours within one set.",
@@ -29,8 +30,6 @@ LARGEST_LABELLED_MAP = 13
 ROOM_TITLES = {"combat": "Combat", "traps": "Traps"}
 GAIN_BADGES = {"potion": "potion +", "gold": "gold +", "book": "book +"}
 """A card that gives something shows what it gives: a room card by its role, a hand card by its kind."""
-ARROWS = {"N": "↑", "E": "→", "S": "↓", "W": "←"}
-COMPASS = "NESW"
 
 
 def present(scene: Scene) -> dict:
@@ -54,14 +53,6 @@ def present(scene: Scene) -> dict:
         ],
         "values_multiplied": view["multiplier"] > 1,
     }
-
-
-def buttons_by_type(buttons: list[ActionButton]) -> dict[str, list[ActionButton]]:
-    """The buttons grouped by the type of their action, in their legal order."""
-    groups: dict[str, list[ActionButton]] = {}
-    for b in buttons:
-        groups.setdefault(b.action["type"], []).append(b)
-    return groups
 
 
 def buttons_by_card(buttons: list[ActionButton]) -> dict[str, list[ActionButton]]:
@@ -191,19 +182,4 @@ def hand_card(card: dict, card_buttons: dict[str, list[ActionButton]]) -> dict:
         "badge": badge,
         "label": f"{Card.parse(card['code']).name}: {badge}",
         "buttons": card_buttons.get(card["code"], []),
-    }
-
-
-def move_pad(moves: list[ActionButton]) -> dict | None:
-    """The ``dpad`` (``templates/_controls.html``) for these move buttons, or None without any.
-
-    A blocked way keeps its place on the pad, drawn empty, so the cross never changes shape.
-    The Dungeon of Doom draws its moves with this too (as it groups its buttons with
-    ``buttons_by_type``): both games' moves are ``{"type": "move", "dir": "N"|"E"|"S"|"W"}``."""
-    if not moves:
-        return None
-    open_ways = {b.action["dir"] for b in moves}
-    return {
-        "ways": [{"button": b, "place": b.action["dir"].lower(), "arrow": ARROWS[b.action["dir"]]} for b in moves],
-        "blocked": [d.lower() for d in COMPASS if d not in open_ways],
     }
