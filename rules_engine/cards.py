@@ -89,6 +89,28 @@ class Card:
         return f"{RANK_NAMES.get(self.rank, self.rank)} of {SUIT_NAMES[self.suit]}"
 
 
+# Every card but the joker as the games write it (a lookup: logs write cards on every action).
+_WRITTEN = {f"{rank}{suit}": rank + symbol for suit, symbol in SUIT_SYMBOLS.items() for rank in RANKS}
+
+
+def pretty(code: str, *, joker: str = "joker") -> str:
+    """A card as the games write it in logs and on buttons: rank and suit symbol; ``joker`` for a joker.
+
+    >>> pretty("QD"), pretty("10S"), pretty("JK"), pretty("JK", joker="the joker")
+    ('Q♦', '10♠', 'joker', 'the joker')
+    >>> pretty("1X")
+    Traceback (most recent call last):
+    ...
+    rules_engine.errors.InvalidAction: '1X' is not a card code
+    """
+    text = _WRITTEN.get(code) if isinstance(code, str) else None
+    if text is None:
+        if code == JOKER:
+            return joker
+        raise InvalidAction(f"{code!r} is not a card code")
+    return text
+
+
 def is_card_code(code: object) -> bool:
     """Whether ``code`` names a card.
 

@@ -1,13 +1,26 @@
 """The contract every game module fulfils, and the one object the rest of Delve holds for a game.
 
 A game module (``rules_engine/games/<name>``) defines the seven required functions and the four
-facts below, plus whichever optional hooks its rules need. ``rules_engine.get(slug)`` fills
+facts below, declares itself (its metadata and option schema, below), plus whichever optional
+hooks its rules need. ``rules_engine.get(slug)`` fills
 every hook the module leaves out with its default, once, and returns a ``Rules``: code outside
 the engines never asks "does this game have X" (as boardgame.io's ``ProcessGameConfig`` does).
 
 A state is a plain JSON-safe ``dict``; an action is ``{"type": ..., **params}``.
 ``apply`` never mutates its input: it returns a new state or raises
 ``InvalidAction`` (malformed) / ``IllegalAction`` (against the rules) and changes nothing.
+
+Declarations (module attribute → default):
+
+- ``TABLE`` → False: whether the game is played at a table (a waiting room, seats joining by
+  link) rather than alone; ``PLAYERS_LABEL`` (e.g. "Solo"), ``BLURB`` (the front page's words).
+- ``OPTIONS`` → (): the creation form's options (``rules_engine.options.Option``), whose ranges and
+  choices the engine's own checks read; ``TEST_OPTIONS`` → (): option names accepted only from
+  tests (forced dice); ``form_options(form, options)`` → nothing: turns the form's own fields
+  (a preset, an uploaded map's bytes) into options, raising InvalidAction for a bad one.
+- ``LOBBY_FIELDS`` → (): what each seat chooses in the waiting room (``choice`` options; each
+  reaches ``new_game`` as ``options[name] = {seat: value}``); ``UNIQUE_LOBBY_FIELDS`` → ():
+  the ones no two seats may share.
 
 Optional hooks (module attribute → default):
 
@@ -35,6 +48,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, Callable, Protocol
+
+from .options import Option
 
 State = dict[str, Any]
 Action = dict[str, Any]
@@ -83,6 +98,10 @@ def _no_fame(_state: State) -> list[dict]:
     return []
 
 
+def _no_form_fields(_form: Any, _options: dict) -> None:
+    return None
+
+
 @dataclass(frozen=True)
 class Rules:
     """One game's rules with every optional hook filled in: what the web layer holds.
@@ -112,6 +131,14 @@ class Rules:
     lobby_choice_problem: Callable[[str, str, int], str | None]
     living_seats: Callable[[State], list[str] | None]
     fame_entries: Callable[[State], list[dict]]
+    table: bool
+    players_label: str
+    blurb: str
+    options: tuple[Option, ...]
+    test_options: tuple[str, ...]
+    form_options: Callable[[Any, dict], None]
+    lobby_fields: tuple[Option, ...]
+    unique_lobby_fields: tuple[str, ...]
 
     def __getattr__(self, name: str) -> Any:
         # Only reached for names that are not fields: a game's own extras.
@@ -156,5 +183,13 @@ class Rules:
             lobby_choice_problem=hooks.get("lobby_choice_problem", _no_objection),
             living_seats=hooks.get("living_seats", _everyone_counts),
             fame_entries=hooks.get("fame_entries", _no_fame),
+            table=bool(hooks.get("TABLE", False)),
+            players_label=hooks.get("PLAYERS_LABEL", "Solo"),
+            blurb=hooks.get("BLURB", ""),
+            options=tuple(hooks.get("OPTIONS", ())),
+            test_options=tuple(hooks.get("TEST_OPTIONS", ())),
+            form_options=hooks.get("form_options", _no_form_fields),
+            lobby_fields=tuple(hooks.get("LOBBY_FIELDS", ())),
+            unique_lobby_fields=tuple(hooks.get("UNIQUE_LOBBY_FIELDS", ())),
         )
 

@@ -67,22 +67,45 @@ from __future__ import annotations
 
 from typing import Any
 
+from .. import kit
 from ..cards import (
     JOKER,
     RANK_NAMES,
     SUIT_NAMES,
-    SUIT_SYMBOLS,
+    SUIT_SYMBOLS,  # noqa: F401  (part of this module's vocabulary: the tests read the suits from here)
     check_stacked_deck,
+    pretty,
     seeded_rng,
     shuffled,
     standard_deck,
 )
 from ..errors import IllegalAction, InvalidAction
+from ..options import Option
 
 slug = "clear-the-dungeon"
 title = "Clear the Dungeon"
 min_players = 1
 max_players = 1
+TABLE = False
+PLAYERS_LABEL = "Solo"
+BLURB = (
+    "A solitaire card battle: the dungeon is seven overlapping rows of face-down "
+    "monsters. Play cards from your hand onto revealed monsters until their sum beats "
+    "their power, turn kings into magic items, and clear the dungeon before the fifth "
+    "hit lands."
+)
+OPTIONS = (
+    Option(
+        "deck",
+        "Stacked deal",
+        "deck",
+        group="Advanced",
+        help=(
+            "Optional: all 54 card codes, top card first (52 cards and JK twice). The jacks, queens, "
+            "kings and jokers fill the dungeon from the top row down; the aces to tens form the power deck."
+        ),
+    ),
+)
 
 # --- Layout (section 3) -------------------------------------------------------------------
 
@@ -131,14 +154,28 @@ PERFECT_SCORE = MONSTERS * DEFEAT_POINTS + WIN_BONUS + SPARE_HIT_POINTS * MAX_HI
 
 STATUS_REASON = {"won": "cleared", "lost_hits": "five_hits", "lost_power": "out_of_power", "resigned": "resigned"}
 
-_ACTION_PARAMS = {
-    # type -> (required params, optional params)
-    "play": ({"card", "target"}, {"double"}),
-    "peek_decision": ({"move_to_top"}, set()),
-    "end_turn": (set(), set()),
-    "resign": (set(), set()),
+_CARD = kit.Param(frozenset(ALL_CARDS), "{value!r} is not a card code")
+_TARGET = kit.Param(_POS_SET, "{value!r} is not a dungeon position (r1c1 … r7c3)")
+
+# The parameters of each action (``kit.parse_action``); a king item's depend on the king.
+ACTIONS: dict[str, dict[str, kit.Spec] | kit.Variants] = {
+    "play": {"card": _CARD, "target": _TARGET, "double": kit.Param(bool, optional=True, default=False)},
+    "use_item": kit.Variants("item", {
+        "KH": {"item": ITEMS, "card": _CARD},
+        "KD": {"item": ITEMS},
+        "KS": {"item": ITEMS, "target": _TARGET},
+        "KC": {"item": ITEMS},
+    }, "use_item needs an item: KH, KD, KS or KC"),
+    "peek_decision": {"move_to_top": bool},
+    "end_turn": {},
+    "resign": {},
 }
-_ITEM_PARAMS = {"KH": {"card"}, "KD": set(), "KS": {"target"}, "KC": set()}
+_WORDING = kit.Wording(
+    not_an_object="an action must be a dictionary",
+    unknown_type=lambda kind: f"unknown action type: {kind}" if isinstance(kind, str) else "an action needs a type",
+    unexpected=lambda kind, names: f"{kind} takes no {', '.join(map(str, names))}",
+    missing=lambda kind, names: f"{kind} needs {', '.join(sorted(names))}",
+)
 
 
 def power_value(code: str) -> int:
@@ -151,17 +188,6 @@ def power_value(code: str) -> int:
         return 10
     rank = code[:-1]
     return 1 if rank == "A" else int(rank)
-
-
-def pretty(code: str) -> str:
-    """A card as people write it: ``"Q♦"``, ``"10♠"``, ``"joker"``.
-
-    >>> pretty("QD"), pretty("10S"), pretty("JK")
-    ('Q♦', '10♠', 'joker')
-    """
-    if code == JOKER:
-        return "joker"
-    return code[:-1] + SUIT_SYMBOLS[code[-1]]
 
 
 def _named(code: str) -> str:
@@ -440,49 +466,6 @@ def result(state: dict) -> dict | None:
 # --- Actions ------------------------------------------------------------------------------
 
 
-def _parse(action: object) -> dict:
-    """Check an action's shape (``InvalidAction`` if malformed); return it with defaults."""
-    if not isinstance(action, dict):
-        raise InvalidAction("an action must be a dictionary")
-    kind = action.get("type")
-    if not isinstance(kind, str):
-        raise InvalidAction("an action needs a type")
-    if kind == "use_item":
-        item = action.get("item")
-        if item not in _ITEM_PARAMS:
-            raise InvalidAction("use_item needs an item: KH, KD, KS or KC")
-        required, optional = _ITEM_PARAMS[item] | {"item"}, set()
-    elif kind in _ACTION_PARAMS:
-        required, optional = _ACTION_PARAMS[kind]
-    else:
-        raise InvalidAction(f"unknown action type: {kind}")
-    params = set(action) - {"type"}
-    missing = required - params
-    if missing:
-        raise InvalidAction(f"{kind} needs {', '.join(sorted(missing))}")
-    extra = params - required - optional
-    if extra:
-        raise InvalidAction(f"{kind} takes no {', '.join(sorted(extra))}")
-    parsed = dict(action)
-    if "card" in parsed:
-        card = parsed["card"]
-        if not isinstance(card, str) or card not in _CARD_SET:
-            raise InvalidAction(f"{card!r} is not a card code")
-    if "target" in parsed:
-        target = parsed["target"]
-        if not isinstance(target, str) or target not in _POS_SET:
-            raise InvalidAction(f"{target!r} is not a dungeon position (r1c1 … r7c3)")
-    for flag in ("double", "move_to_top"):
-        if flag in parsed and not isinstance(parsed[flag], bool):
-            raise InvalidAction(f"{flag} must be true or false")
-    if kind == "play":
-        parsed.setdefault("double", False)
-    return parsed
-
-
-_CARD_SET = frozenset(ALL_CARDS)
-
-
 def apply(state: dict, seat: str, action: dict) -> dict:
     """The state after ``seat`` takes ``action``; the input state is never changed.
 
@@ -498,7 +481,7 @@ def apply(state: dict, seat: str, action: dict) -> dict:
     ...
     rules_engine.errors.IllegalAction: there is no K♦ decision to make
     """
-    act = _parse(action)
+    act = kit.parse_action(action, ACTIONS, _WORDING)
     kind = act["type"]
     if state["status"] != "playing":
         raise IllegalAction(_GAME_OVER)
@@ -772,7 +755,7 @@ def action_label(state: dict, action: dict) -> str:
     >>> action_label(s, {"type": "use_item", "item": "KC"})
     'K♣: draw a card'
     """
-    act = _parse(action)
+    act = kit.parse_action(action, ACTIONS, _WORDING)
     kind = act["type"]
     if kind == "play":
         slot = state["dungeon"][act["target"]]
@@ -824,10 +807,7 @@ def _copy(state: dict) -> dict:
 
 def dump(state: dict) -> dict:
     """The state as JSON-safe data (a copy)."""
-    new = _copy(state)
-    new["options"] = {k: list(v) if isinstance(v, list) else v for k, v in state["options"].items()}
-    new["log"] = [e if isinstance(e, str) else dict(e) for e in state["log"]]
-    return new
+    return kit.deep_copy(state)
 
 
 def load(data: dict) -> dict:

@@ -22,17 +22,38 @@ after setup; ``room_status`` / ``room_order`` are lists indexed by room id − 1
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from ..cards import Card, check_stacked_deck, rank_value, seeded_rng, shuffled, standard_deck
+from .. import kit
+from ..cards import Card, check_stacked_deck, pretty, rank_value, seeded_rng, shuffled, standard_deck
 from ..errors import IllegalAction, InvalidAction
+from ..options import STACKED_DEAL, Option
 from ..grid import DIRECTION_NAMES, DIRECTIONS, connected_regions, in_bounds, neighbours, step
 
 slug = "shuffle-and-doom"
 title = "Shuffle and Doom!"
 min_players = 1
 max_players = 1
+TABLE = False
+PLAYERS_LABEL = "Solo"
+BLURB = (
+    "Two rows of dealt cards draw a dungeon map by their colours. Pick the set that "
+    "makes your hero, then walk room to room: each room you enter is dealt from the deck "
+    "— spades fight back, clubs are traps or books, hearts heal and diamonds are gold. "
+    "Leave by the far corner with your gold, or clear every room to double it."
+)
+SIZE = Option("size", "Grid size", "int", 7, 4, 26, help="4 to 26 cells a side; 7 is the standard game.")
+OPTIONS = (
+    SIZE,
+    Option("base_stats_7", "Start with 7 in every stat", "bool", False, group="Easier"),
+    Option("split_large_rooms", "Split rooms larger than 16 cells (one header swap)", "bool", False, group="Easier"),
+    Option("retreat_from_combat", "Allow retreat from combat (the room waits for you)", "bool", False, group="Easier"),
+    Option("retreat_keeps_traps", "Allow retreat without springing traps", "bool", False, group="Easier"),
+    Option("merge_single_rooms", "Merge one-cell rooms (one header swap)", "bool", False, group="Harder"),
+    Option("temporary_consumables", "Potions and books last one action", "bool", False, group="Harder"),
+    Option("flat_consumables", "Every potion and book is worth 3", "bool", False, group="Harder"),
+    STACKED_DEAL,
+)
 
 FLAGS = (
     "base_stats_7",
@@ -51,21 +72,44 @@ RUNNING = ("explore", "combat", "traps")
 CANONICAL = {code: i for i, code in enumerate(standard_deck())}
 MAX_REDEALS = 10_000
 
-# Parameters of each action: name -> (required, optional).
-ACTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
-    "swap_headers": (("set", "i", "j"), ()),
-    "choose_stat_set": (("set",), ()),
-    "assign_diamond_bonus": (("card", "stat"), ()),
-    "move": (("dir",), ()),
-    "drink": (("card",), ()),
-    "read": (("card",), ()),
-    "attack": (("card",), ()),
-    "use_trap_opener": (("card",), ()),
-    "deactivate": (("card",), ()),
-    "take": (("card",), ()),
-    "retreat": (("to",), ("keep",)),
-    "exit": ((), ()),
+
+def _card(_name: str, code: Any) -> str:
+    Card.parse(code)
+    if code == "JK":
+        raise InvalidAction("there are no jokers in this game")
+    return code
+
+
+def _cell_pair(_name: str, to: Any) -> Any:
+    if (
+        not isinstance(to, (list, tuple))
+        or len(to) != 2
+        or any(isinstance(x, bool) or not isinstance(x, int) for x in to)
+    ):
+        raise InvalidAction("to must be a [row, col] pair of whole numbers")
+    return to
+
+
+_SET = kit.Param(SETS, "set must be 'top' or 'side'")
+_POSITION = kit.Param(int, "{name} must be a position from 1 to N")
+_STAT = kit.Param((*STATS, "gold"), "stat must be health, attack or intelligence")
+
+# The parameters of each action (``kit.parse_action``).
+ACTIONS: dict[str, dict[str, kit.Spec]] = {
+    "swap_headers": {"set": _SET, "i": _POSITION, "j": _POSITION},
+    "choose_stat_set": {"set": _SET},
+    "assign_diamond_bonus": {"card": _card, "stat": _STAT},
+    "move": {"dir": tuple(DIRECTIONS)},
+    "drink": {"card": _card},
+    "read": {"card": _card},
+    "attack": {"card": _card},
+    "use_trap_opener": {"card": _card},
+    "deactivate": {"card": _card},
+    "take": {"card": _card},
+    "retreat": {"to": _cell_pair, "keep": kit.Param(bool, optional=True)},
+    "exit": {},
 }
+_WORDING = kit.Wording(unknown_type=lambda kind: f"unknown action type: {kind!r}")
 
 
 def size_bonus(n: int) -> int:
@@ -84,11 +128,6 @@ def _suit(code: str) -> str:
 
 def _red(code: str) -> bool:
     return code[-1] in "HD"
-
-
-def _pretty(code: str) -> str:
-    card = Card.parse(code)
-    return f"{card.rank}{card.symbol}"
 
 
 def _cell(pos) -> str:
@@ -117,9 +156,9 @@ def _validate_options(options: dict | None) -> tuple[dict, list[str] | None]:
     if isinstance(size, str) and size.strip().isdigit():
         size = int(size.strip())
     if isinstance(size, bool) or not isinstance(size, int):
-        raise InvalidAction("size must be a whole number from 4 to 26")
-    if not 4 <= size <= 26:
-        raise InvalidAction(f"size must be from 4 to 26, not {size}")
+        raise InvalidAction(f"size must be a whole number from {SIZE.minimum} to {SIZE.maximum}")
+    if not SIZE.in_range(size):
+        raise InvalidAction(f"size must be from {SIZE.minimum} to {SIZE.maximum}, not {size}")
     clean: dict[str, Any] = {"size": size}
     for flag in FLAGS:
         value = options.get(flag, False)
@@ -544,52 +583,6 @@ def legal_actions(state: dict, seat: str) -> list[dict]:
     return out
 
 
-def _one_of(value: object, names) -> bool:
-    # A list or an object is unhashable: test the type first so it is refused, not a TypeError.
-    return isinstance(value, str) and value in names
-
-
-def _check_shape(action: object) -> dict:
-    if not isinstance(action, dict):
-        raise InvalidAction("an action must be an object with a type")
-    kind = action.get("type")
-    if not isinstance(kind, str) or kind not in ACTIONS:
-        raise InvalidAction(f"unknown action type: {kind!r}")
-    required, optional = ACTIONS[kind]
-    extra = sorted(set(action) - {"type", *required, *optional}, key=str)
-    if extra:
-        raise InvalidAction(f"{kind} takes no parameter {', '.join(map(str, extra))}")
-    missing = [p for p in required if p not in action]
-    if missing:
-        raise InvalidAction(f"{kind} needs {', '.join(missing)}")
-    if "set" in action and not _one_of(action["set"], SETS):
-        raise InvalidAction("set must be 'top' or 'side'")
-    if "card" in action:
-        Card.parse(action["card"])
-        if action["card"] == "JK":
-            raise InvalidAction("there are no jokers in this game")
-    if "dir" in action and not _one_of(action["dir"], DIRECTIONS):
-        raise InvalidAction("dir must be one of N, E, S, W")
-    if "stat" in action and not _one_of(action["stat"], (*STATS, "gold")):
-        raise InvalidAction("stat must be health, attack or intelligence")
-    for key in ("i", "j"):
-        if key in action:
-            value = action[key]
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise InvalidAction(f"{key} must be a position from 1 to N")
-    if kind == "retreat":
-        to = action["to"]
-        if (
-            not isinstance(to, (list, tuple))
-            or len(to) != 2
-            or any(isinstance(x, bool) or not isinstance(x, int) for x in to)
-        ):
-            raise InvalidAction("to must be a [row, col] pair of whole numbers")
-        if not isinstance(action.get("keep", False), bool):
-            raise InvalidAction("keep must be true or false")
-    return action
-
-
 def _thaw(state: dict) -> dict:
     """A working copy: fresh containers for everything an action may change (copy-on-write)."""
     s = dict(state)
@@ -612,7 +605,7 @@ def apply(state: dict, seat: str, action: dict) -> dict:
     Raises ``InvalidAction`` for a malformed action and ``IllegalAction`` for one the rules
     forbid now; either way nothing changes.
     """
-    action = _check_shape(action)
+    action = kit.parse_action(action, ACTIONS, _WORDING)
     if seat != state["seat"]:
         raise IllegalAction("That seat does not play this game.")
     if state["phase"] == "over":
@@ -1013,14 +1006,14 @@ def result(state: dict) -> dict | None:
 
 def dump(state: dict) -> dict:
     """A JSON-safe deep copy of the state."""
-    return json.loads(json.dumps(state))
+    return kit.deep_copy(state)
 
 
 def load(data: dict) -> dict:
     """The state ``dump`` wrote (an independent copy)."""
     if not isinstance(data, dict) or "phase" not in data or data.get("phase") not in PHASES:
         raise InvalidAction("not a Shuffle and Doom! state")
-    return json.loads(json.dumps(data))
+    return kit.deep_copy(data)
 
 
 # --------------------------------------------------------------------------------------------
@@ -1036,7 +1029,7 @@ def action_label(state: dict, action: dict) -> str:
         if kind == "swap_headers":
             cards = s[action["set"]]
             a, b = cards[action["i"] - 1], cards[action["j"] - 1]
-            return f"Swap {_pretty(a)} and {_pretty(b)} in the {action['set']} set"
+            return f"Swap {pretty(a)} and {pretty(b)} in the {action['set']} set"
         if kind == "choose_stat_set":
             st = _set_stats(s, action["set"])
             return (
@@ -1044,7 +1037,7 @@ def action_label(state: dict, action: dict) -> str:
                 f"intelligence {st['intelligence']})"
             )
         if kind == "assign_diamond_bonus":
-            return f"Give {_pretty(code)} to {action['stat']} (+1)"
+            return f"Give {pretty(code)} to {action['stat']} (+1)"
         if kind == "move":
             return f"Move {DIRECTION_NAMES[action['dir']]}"
         if kind in ("drink", "read"):
@@ -1052,20 +1045,20 @@ def action_label(state: dict, action: dict) -> str:
             gain = _gain(s, card)
             temporary = s["options"]["temporary_consumables"]
             if kind == "drink":
-                return f"Drink {_pretty(code)} (+{gain} {'ward' if temporary else 'health'})"
-            return f"Read {_pretty(code)} (+{gain} {'temporary intelligence' if temporary else 'intelligence'})"
+                return f"Drink {pretty(code)} (+{gain} {'ward' if temporary else 'health'})"
+            return f"Read {pretty(code)} (+{gain} {'temporary intelligence' if temporary else 'intelligence'})"
         if kind == "attack":
             enemy = next(c for c in s["encounter"]["cards"] if c["code"] == code)
-            return f"Attack {_pretty(code)} (strength {enemy['strength']})"
+            return f"Attack {pretty(code)} (strength {enemy['strength']})"
         if kind == "use_trap_opener":
             total = sum(t["value"] for t in _enc_cards(s, "trap"))
-            return f"Trap opener: take {_pretty(code)} — traps deal {total} to you and every enemy"
+            return f"Trap opener: take {pretty(code)} — traps deal {total} to you and every enemy"
         if kind == "deactivate":
             trap = next(c for c in s["encounter"]["cards"] if c["code"] == code)
-            return f"Deactivate {_pretty(code)} (needs intelligence {trap['value']})"
+            return f"Deactivate {pretty(code)} (needs intelligence {trap['value']})"
         if kind == "take":
             total = sum(t["value"] for t in _enc_cards(s, "trap"))
-            return f"Take {_pretty(code)} — active traps deal {total}"
+            return f"Take {pretty(code)} — active traps deal {total}"
         if kind == "retreat":
             to = action["to"]
             if action.get("keep"):

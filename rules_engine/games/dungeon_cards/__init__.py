@@ -98,21 +98,52 @@ and never in ``legal_actions``):
 
 from __future__ import annotations
 
-import json
-
+from ... import kit
 from ...errors import IllegalAction, InvalidAction
+from ...options import Option
 from . import actions as _actions
+from . import data as _data
 from . import clock as _clock
 from . import setup as _setup
 from . import views as _views
 from .core import clone as _clone
-from .core import deep as _deep
 from .core import log as _log
 
 slug = "dungeon-cards"
 title = "Dungeon Cards"
 min_players = 1
 max_players = 5
+TABLE = True  # one table for solo and party: the host may start alone or with 2–5 seats
+PLAYERS_LABEL = "Solo or a party of 2–5"
+BLURB = (
+    "Pick a class and crawl a board of cards where every drawn card moves you: its "
+    "suit is the direction, its rank the distance. Duel the royal bosses, level up, and "
+    "find the exit — alone, or with friends who can step in to help a fight. Every "
+    "escape earns a place in the Hall of Fame."
+)
+OPTIONS = _data.FORM_OPTIONS
+LOBBY_FIELDS = (
+    Option("classes", "Class", "choice", choices=tuple(
+        (key, f"{cls['name']} — {cls['ability']}{' (party only)' if cls['party_only'] else ''}")
+        for key, cls in _data.CLASSES.items()
+    )),
+)
+"""Each seat chooses a class in the waiting room; the choices reach ``new_game`` as ``classes``."""
+UNIQUE_LOBBY_FIELDS = ("classes",)
+
+
+def form_options(form, options: dict) -> None:
+    """The creation form's board size: a preset of the rules (§2.2) or a custom width and height.
+
+    A width or height changed beside a preset would be silently ignored, so it is refused instead
+    (the fields show 10 until changed)."""
+    size = options.pop("board_size")
+    if size == "custom":
+        return
+    width, height = _data.BOARD_PRESETS[size]
+    if options["board_width"] not in (width, 10) or options["board_height"] not in (height, 10):
+        raise InvalidAction("Board size: choose Custom to use a width and height of your own.")
+    options["board_width"], options["board_height"] = width, height
 
 absence_action = {"type": "absent"}
 timeout_action = {"type": "timeout"}
@@ -242,10 +273,10 @@ def action_label(state: dict, action: dict) -> str:
 
 
 def dump(state: dict) -> dict:
-    return _deep(state)
+    return kit.deep_copy(state)
 
 
 def load(data: dict) -> dict:
     if not isinstance(data, dict) or "players" not in data or "status" not in data:
         raise InvalidAction("not a Dungeon Cards game")
-    return _deep(json.loads(json.dumps(data)))
+    return kit.deep_copy(data)

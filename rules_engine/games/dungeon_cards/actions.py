@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
+from ... import kit
 from ...cards import Card
 from ...errors import IllegalAction, InvalidAction
 from . import combat, party, setup, turns
@@ -23,27 +24,6 @@ from .core import char, current
 from .data import CLASSES, HAND_SIZE, SPELLS, STATS
 
 DIRECTIONS = ("up", "down", "left", "right")
-
-# name -> {param: kind}; a kind ending in "?" is optional.
-ACTIONS: dict[str, dict[str, str]] = {
-    "join_game": {},
-    "choose_class": {"class": "class"},
-    "update_options": {"options": "dict"},
-    "start_game": {},
-    "leave_game": {},
-    "choose_start": {"square": "square"},
-    "place_marker": {"kind": "marker", "square": "square"},
-    "draw_card": {},
-    "cast_spell": {"spell": "spell"},
-    "fortune_telling": {"card": "card_or_null"},
-    "play_card": {"card": "card"},
-    "join_combat": {"join": "bool"},
-    "combat_draw": {"critical_hit": "bool?"},
-    "critical_hit": {"use": "bool"},
-    "choose_stat": {"stat": "stat"},
-    "dash": {"direction": "direction"},
-    "discard_to_limit": {"cards": "cards"},
-}
 
 
 def _card(name: str, v) -> str:
@@ -56,74 +36,48 @@ def _card(name: str, v) -> str:
     return code
 
 
-def _one_of(v, names) -> bool:
-    # A list or an object is unhashable: test the type first so it is refused, not a TypeError.
-    return isinstance(v, str) and v in names
+def _cards(name: str, v) -> list[str]:
+    if not isinstance(v, (list, tuple)):
+        raise InvalidAction(f"{name} must be a list of card codes")
+    return [_card(name, x) for x in v]
 
 
-def _param(name: str, kind: str, v):
-    if kind == "bool":
-        if type(v) is not bool:
-            raise InvalidAction(f"{name} must be true or false")
-        return v
-    if kind == "class":
-        if not _one_of(v, CLASSES):
-            raise InvalidAction(f"class must be one of {', '.join(CLASSES)}")
-        return v
-    if kind == "spell":
-        if not _one_of(v, SPELLS):
-            raise InvalidAction(f"spell must be one of {', '.join(SPELLS)}")
-        return v
-    if kind == "stat":
-        if not _one_of(v, STATS):
-            raise InvalidAction("stat must be lives or speed")
-        return v
-    if kind == "marker":
-        if not _one_of(v, ("exit", "pit")):
-            raise InvalidAction("kind must be exit or pit")
-        return v
-    if kind == "direction":
-        if v is not None and not _one_of(v, DIRECTIONS):
-            raise InvalidAction("direction must be up, down, left, right or null")
-        return v
-    if kind == "square":
-        if not isinstance(v, (list, tuple)) or len(v) != 2 or not all(type(x) is int for x in v):
-            raise InvalidAction(f"{name} must be a square [x, y]")
-        return [v[0], v[1]]
-    if kind == "dict":
-        if not isinstance(v, dict):
-            raise InvalidAction(f"{name} must be a dictionary")
-        return v
-    if kind == "card":
-        return _card(name, v)
-    if kind == "card_or_null":
-        return None if v is None else _card(name, v)
-    if kind == "cards":
-        if not isinstance(v, (list, tuple)):
-            raise InvalidAction(f"{name} must be a list of card codes")
-        return [_card(name, x) for x in v]
-    raise AssertionError(kind)  # pragma: no cover
+def _square(name: str, v) -> list[int]:
+    if not isinstance(v, (list, tuple)) or len(v) != 2 or not all(type(x) is int for x in v):
+        raise InvalidAction(f"{name} must be a square [x, y]")
+    return [v[0], v[1]]
+
+
+# The parameters of each action (``kit.parse_action``).
+ACTIONS: dict[str, dict[str, kit.Spec]] = {
+    "join_game": {},
+    "choose_class": {"class": CLASSES},
+    "update_options": {"options": dict},
+    "start_game": {},
+    "leave_game": {},
+    "choose_start": {"square": _square},
+    "place_marker": {"kind": kit.Param(("exit", "pit"), "kind must be exit or pit"), "square": _square},
+    "draw_card": {},
+    "cast_spell": {"spell": SPELLS},
+    "fortune_telling": {"card": kit.Param(_card, nullable=True)},
+    "play_card": {"card": _card},
+    "join_combat": {"join": bool},
+    "combat_draw": {"critical_hit": kit.Param(bool, optional=True)},
+    "critical_hit": {"use": bool},
+    "choose_stat": {"stat": kit.Param(STATS, "stat must be lives or speed")},
+    "dash": {"direction": kit.Param(DIRECTIONS, "direction must be up, down, left, right or null", nullable=True)},
+    "discard_to_limit": {"cards": _cards},
+}
+_WORDING = kit.Wording(
+    not_an_object="an action must be a dictionary with a type",
+    missing=lambda kind, names: f"{kind} needs the parameter {names[0]}",
+)
 
 
 def parse(action: object) -> tuple[str, dict]:
-    if not isinstance(action, dict):
-        raise InvalidAction("an action must be a dictionary with a type")
-    kind = action.get("type")
-    if not isinstance(kind, str) or kind not in ACTIONS:
-        raise InvalidAction(f"unknown action type {kind!r}")
-    schema = ACTIONS[kind]
-    extra = sorted(set(action) - {"type"} - set(schema), key=str)
-    if extra:
-        raise InvalidAction(f"{kind} takes no parameter {', '.join(map(str, extra))}")
-    params = {}
-    for name, spec in schema.items():
-        optional = spec.endswith("?")
-        if name not in action:
-            if optional:
-                continue
-            raise InvalidAction(f"{kind} needs the parameter {name}")
-        params[name] = _param(name, spec.rstrip("?"), action[name])
-    return kind, params
+    """The action's type and its checked parameters (an optional one left out stays out)."""
+    params = kit.parse_action(action, ACTIONS, _WORDING)
+    return params.pop("type"), params
 
 
 # --- who may act ----------------------------------------------------------------------------

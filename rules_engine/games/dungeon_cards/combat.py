@@ -8,10 +8,11 @@ in draw order until the clean-up (§5.5 step 6).
 
 from __future__ import annotations
 
+from ...cards import pretty
 from ...errors import IllegalAction
 from . import deck as _deck
 from . import endings, party, turns
-from .core import char, is_party, log, pretty, pretty_list, value
+from .core import char, is_party, log, pretty_list, value
 from .data import BOSSES
 
 

@@ -2,13 +2,14 @@
 
 >>> value("AD"), value("10S"), is_face("QH"), is_face("9C")
 (1, 10, True, False)
->>> pretty("10H"), sq([5, 1])
-('10♥', '(5,1)')
+>>> pretty_list(["10H", "AS"]), sq([5, 1])
+('10♥, A♠', '(5,1)')
 """
 
 from __future__ import annotations
 
-from ...cards import SUIT_SYMBOLS
+from ... import kit
+from ...cards import pretty
 
 FACES = frozenset("JQK")
 
@@ -22,10 +23,6 @@ def value(code: str) -> int:
     """The value of a number card: Ace 1, 2–10 their number (§0.1)."""
     rank = code[:-1]
     return 1 if rank == "A" else int(rank)
-
-
-def pretty(code: str) -> str:
-    return code[:-1] + SUIT_SYMBOLS[code[-1]]
 
 
 def pretty_list(codes) -> str:
@@ -79,15 +76,6 @@ def log(state: dict, event: str, text: str, private: str | None = None, **data) 
 # --- copy-on-write --------------------------------------------------------------------------
 
 
-def deep(obj):
-    """A deep copy of plain JSON data (dicts, lists, scalars); much faster than ``copy.deepcopy``."""
-    if type(obj) is dict:
-        return {k: deep(v) for k, v in obj.items()}
-    if type(obj) is list:
-        return [deep(v) for v in obj]
-    return obj
-
-
 def clone(state: dict) -> dict:
     """The copy ``apply`` works on.
 
@@ -103,7 +91,7 @@ def clone(state: dict) -> dict:
         elif k == "characters":
             new[k] = [_clone_char(c) for c in v]
         else:
-            new[k] = deep(v)
+            new[k] = kit.deep_copy(v)
     return new
 
 

@@ -8,9 +8,10 @@
 
 from __future__ import annotations
 
+from ...cards import pretty
 from ...errors import IllegalAction
 from . import combat, endings, turns
-from .core import active, log, pretty
+from .core import active, log
 from .data import SPELLS
 from .movement import adjacent
 

@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import math
 
-from ...cards import check_stacked_deck, seeded_rng, shuffled, standard_deck
+from ...cards import check_stacked_deck, pretty, seeded_rng, shuffled, standard_deck
 from ...errors import IllegalAction, InvalidAction
 from . import deck as _deck
 from . import turns
-from .core import is_face, key, log, pretty, pretty_list, sq, value
+from .core import is_face, key, log, pretty_list, sq, value
 from .data import (
     CHOICES,
     CLASSES,

@@ -8,11 +8,11 @@ a combat instead (``combat.start``); the turn then ends without a card move (rul
 
 from __future__ import annotations
 
-from ...cards import seeded_rng
+from ...cards import pretty, seeded_rng
 from ...errors import IllegalAction
 from . import combat, endings, party
 from . import deck as _deck
-from .core import active, current, is_face, log, pretty, pretty_list, sq, value
+from .core import active, current, is_face, log, pretty_list, sq, value
 from .data import CLASSES, HAND_SIZE, REVERSED_DIRECTION, SPELLS, SUIT_DIRECTIONS
 from .movement import walk
 

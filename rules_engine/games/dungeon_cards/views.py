@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from ... import kit
+from ...cards import pretty
 from . import actions, combat, turns
-from .core import current, deep, is_face, pretty, sq, value
+from .core import current, is_face, sq, value
 from .data import BOSSES, CLASSES, HIDDEN_OPTIONS, SPELLS
 
 
@@ -19,7 +21,7 @@ def view(state: dict, seat: str | None) -> dict:
         "host": state["host"],
         "players": list(state["players"]),
         "classes": dict(state["classes"]),
-        "options": {k: deep(v) for k, v in opts.items() if k not in HIDDEN_OPTIONS},
+        "options": {k: kit.deep_copy(v) for k, v in opts.items() if k not in HIDDEN_OPTIONS},
         "warnings": warnings(state),
         "board": None,
         "deck_count": len(state["deck"]),
@@ -31,8 +33,8 @@ def view(state: dict, seat: str | None) -> dict:
         "last_spell": dict(state["last_spell"]) if state["last_spell"] else None,
         "awaiting": actions.awaiting(state),
         "actions": [],
-        "outcome": deep(state["outcome"]),
-        "hall_of_fame": deep(state["hall_of_fame"]),
+        "outcome": kit.deep_copy(state["outcome"]),
+        "hall_of_fame": kit.deep_copy(state["hall_of_fame"]),
         "log": [_log_entry(e) for e in state["log"] if "private" not in e or e["private"] == seat],
     }
     if board is not None:
@@ -102,7 +104,7 @@ def view(state: dict, seat: str | None) -> dict:
             "crit_used": cb["crit_used"],
             "strong_will_used": cb["strong_will_used"],
             "draw_signal": cb["draw_signal"],
-            "last_exchange": deep(cb["last_exchange"]),
+            "last_exchange": kit.deep_copy(cb["last_exchange"]),
             "result": cb["result"],
             "pending_rewards": list(cb["pending_rewards"]),
             "dash": dict(cb["dash"]) if cb["dash"] else None,
@@ -116,7 +118,7 @@ def _log_entry(e: dict) -> dict:
     """A log entry as a page sees it: event and text, and a move's public path (§11.5 ``moved``)."""
     out = {"event": e["event"], "text": e["text"]}
     if "move" in e:
-        out["move"] = deep(e["move"])
+        out["move"] = kit.deep_copy(e["move"])
     return out
 
 
@@ -146,7 +148,7 @@ def result(state: dict) -> dict | None:
         "reason": outcome["reason"],
         "result": outcome["result"],
         "escaped": list(outcome["escaped"]),
-        "hall_of_fame": deep(state["hall_of_fame"]),
+        "hall_of_fame": kit.deep_copy(state["hall_of_fame"]),
     }
 
 

@@ -64,8 +64,10 @@ import random
 import re
 from functools import cache
 
+from ... import kit
 from ...errors import IllegalAction, InvalidAction
 from ...grid import DIRECTION_NAMES, DIRECTIONS
+from ...options import Option
 from . import vision
 from .generator import SIZES, generate_map
 from .maps import (
@@ -90,6 +92,61 @@ slug = "dungeon-of-doom"
 title = "The Dungeon of Doom"
 min_players = 1
 max_players = 8
+TABLE = True
+PLAYERS_LABEL = "Multiplayer, 1–8"
+BLURB = (
+    "A real-time, turn-based dungeon for a table of friends sharing one link. You see "
+    "only what your lantern lights: gather gold, arm yourself, fight or dodge the other "
+    "delvers, and be the first to reach the exit with the gold the map demands."
+)
+TABLE_SIZE = Option("max_players", "Players at the table", "int", 4, min_players, max_players,
+                    help="1 to 8 living players at once.")
+TURN_SECONDS = Option("turn_seconds", "Time per turn", "choice", "120",
+                      choices=(("0", "No limit"), ("30", "30 seconds"), ("60", "1 minute"), ("120", "2 minutes"),
+                               ("300", "5 minutes"), ("600", "10 minutes")))
+OPTIONS = (TABLE_SIZE, TURN_SECONDS)
+"""The creation form's options (the map is chosen by ``form_options`` from its own fields)."""
+TEST_OPTIONS = ("dice", "start_positions")
+"""Options for tests only (forced dice, start positions): never from a production form."""
+UPLOAD_MAX_BYTES = 12 * 1024
+UPLOAD_MAX_CELLS = 3600
+"""Cells a map made on the creation form may have (60 × 60; the file format allows 100 × 100).
+Every viewer's page draws the whole map at the end, at about 120 bytes a cell: 3,600 cells keep
+that page near 430 KB, three times the largest random map, where 100 × 100 made it 1.2 MB."""
+
+
+def form_options(form, options: dict) -> None:
+    """The creation form's map: a shipped one, a fresh random one (S/M/L), or the player's own,
+    pasted (``map_text``) or uploaded (``map_file``, its bytes)."""
+    choice = str(form.get("map_choice") or DEFAULT_MAP)
+    shipped = shipped_maps()
+    if choice in shipped:
+        options["map"] = shipped[choice]
+    elif choice in {f"random-{size}" for size in SIZES}:
+        # The engine draws it from the game's secret seed: labelled "random", and fresh on play again.
+        options["random_map"] = choice.removeprefix("random-")
+    elif choice == "custom":
+        upload = form.get("map_file")
+        text = ""
+        if upload:
+            if len(upload) > UPLOAD_MAX_BYTES:
+                raise InvalidAction("That map file is too large (12 KB at most).")
+            # The parser reads the bytes, so an error names the line (also the first one that is
+            # not UTF-8 text); new_game checks the text again.
+            parse_map(upload)
+            text = upload.decode("utf-8")
+        text = text or str(form.get("map_text") or "")
+        if not text.strip():
+            raise InvalidAction("Paste a map or choose a map file, or pick one of our maps.")
+        dungeon = parse_map(text)
+        if dungeon.width * dungeon.height > UPLOAD_MAX_CELLS:
+            raise InvalidAction(
+                f"That map is {dungeon.width} × {dungeon.height} = {dungeon.width * dungeon.height:,} cells; "
+                f"Delve hosts maps of up to {UPLOAD_MAX_CELLS:,} cells (60 × 60, or any shape that size), "
+                "so every player's page stays light.")
+        options["map"] = text
+    else:
+        raise InvalidAction("Choose one of the listed maps.")
 
 DEFAULT_TABLE = 4
 DEFAULT_TURN_SECONDS = 120
@@ -102,17 +159,26 @@ OPTION_KEYS = ("map", "random_map", "max_players", "turn_seconds", "dice", "star
 STATE_KEYS = ("seed", "step", "options", "map", "players", "turn", "dice_used", "events", "result")
 DIRECTION_ORDER = ("N", "E", "S", "W")
 
-# Action type → its parameters. timeout and drop are applied by the web layer only (10.3).
-_PARAMS: dict[str, tuple[str, ...]] = {
-    "move": ("dir",),
-    "pickup": (),
-    "attack": ("dir",),
-    "end_turn": (),
-    "leave": (),
-    "join": (),
-    "timeout": (),
-    "drop": (),
+# The parameters of each action (``kit.parse_action``). timeout and drop are applied by the
+# web layer only (10.3).
+_DIRECTION = kit.Param(DIRECTION_ORDER, "{value!r} is not a direction: use N, E, S or W")
+ACTIONS: dict[str, dict[str, kit.Spec]] = {
+    "move": {"dir": _DIRECTION},
+    "pickup": {},
+    "attack": {"dir": _DIRECTION},
+    "end_turn": {},
+    "leave": {},
+    "join": {},
+    "timeout": {},
+    "drop": {},
 }
+# ``dir`` is the only parameter there is to miss; null counts as missing.
+_WORDING = kit.Wording(
+    not_an_object="an action must be an object with a 'type'",
+    unexpected=lambda kind, names: f"unexpected parameter(s) for {kind}: {', '.join(map(str, names))}",
+    missing=lambda kind, _names: f"{kind} needs a direction 'dir': N, E, S or W",
+    none_is_absent=True,
+)
 
 # Memory cell codes: '?' unseen, '#', '.', 'E' bare terrain, an item letter on floor,
 # its lowercase on an exit (only gold dropped by a death can lie there, ruling 20).
@@ -526,25 +592,6 @@ def _memorise(memory: dict, cells: list[tuple[int, int]], terrain: list[str], it
 # Legality: one function per question, shared by apply and legal_actions
 
 
-def _check_action(action: object) -> str:
-    if not isinstance(action, dict):
-        raise InvalidAction("an action must be an object with a 'type'")
-    kind = action.get("type")
-    if not isinstance(kind, str) or kind not in _PARAMS:
-        raise InvalidAction(f"unknown action type {kind!r}")
-    params = _PARAMS[kind]
-    extra = sorted(str(k) for k in action if k != "type" and k not in params)
-    if extra:
-        raise InvalidAction(f"unexpected parameter(s) for {kind}: {', '.join(extra)}")
-    if "dir" in params:
-        direction = action.get("dir")
-        if direction is None:
-            raise InvalidAction(f"{kind} needs a direction 'dir': N, E, S or W")
-        if not isinstance(direction, str) or direction not in DIRECTIONS:
-            raise InvalidAction(f"{direction!r} is not a direction: use N, E, S or W")
-    return kind
-
-
 def _find(state: dict, seat: str) -> dict | None:
     for p in state["players"]:
         if p["seat"] == seat:
@@ -682,7 +729,7 @@ def apply(state: dict, seat: str, action: dict) -> dict:
     Raises ``InvalidAction`` for a malformed action and ``IllegalAction`` (with the reason a
     player reads) for one the rules forbid now; either way nothing changes.
     """
-    kind = _check_action(action)
+    kind = kit.parse_action(action, ACTIONS, _WORDING)["type"]
     if not isinstance(seat, str) or not seat:
         raise InvalidAction("the seat must be a non-empty string")
     if kind == "join":
@@ -1128,24 +1175,16 @@ def turn_clock(state: dict) -> dict | None:
     return {"seat": turn["seat"], "number": turn["number"], "seconds": seconds}
 
 
-def _copy(value):
-    if isinstance(value, dict):
-        return {k: _copy(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_copy(v) for v in value]
-    return value
-
-
 def dump(state: dict) -> dict:
     """The complete state (10.2) as a fresh JSON-safe dict."""
-    return _copy(state)
+    return kit.deep_copy(state)
 
 
 def load(data: dict) -> dict:
     """A state from ``dump`` output: ``load(json.loads(json.dumps(dump(s)))) == s``."""
     if not isinstance(data, dict) or set(data) != set(STATE_KEYS):
         raise InvalidAction("this is not a saved Dungeon of Doom game")
-    return _copy(data)
+    return kit.deep_copy(data)
 
 
 def action_label(state: dict, action: dict) -> str:

@@ -21,6 +21,7 @@ to it); the module layout follows its concepts:
 
 from __future__ import annotations
 
+from rules_engine import kit
 from rules_engine.errors import IllegalAction, InvalidAction
 
 from . import actions as _actions
@@ -34,6 +35,14 @@ slug = "hebracs-dungeon"
 title = "Hebrac's Dungeon"
 min_players = 1
 max_players = 1
+TABLE = False
+PLAYERS_LABEL = "Solo"
+BLURB = (
+    "A card role-playing game across a grid of chambers: battle enemies card by card, "
+    "bargain with merchants and adventurers, cast eighteen spells with magic potions, "
+    "beware the black priestesses, and descend level by level to gather the four aces."
+)
+OPTIONS = _state.OPTIONS
 
 _STATE_KEYS = frozenset(
     "seat options seed status phase level life base_max_life genie_life_bonus max_life hand_deck "
@@ -80,13 +89,13 @@ def result(state: dict) -> dict | None:
 
 
 def dump(state: dict) -> dict:
-    return _state.deep_copy(state)
+    return kit.deep_copy(state)
 
 
 def load(data: dict) -> dict:
     if not isinstance(data, dict) or set(data) != _STATE_KEYS:
         raise InvalidAction("not a saved game of Hebrac's Dungeon")
-    return _state.deep_copy(data)
+    return kit.deep_copy(data)
 
 
 def action_label(state: dict, action: dict) -> str:

@@ -6,6 +6,7 @@ the state, so a refusal never changes the caller's state.
 
 from __future__ import annotations
 
+from rules_engine import kit
 from rules_engine.cards import is_card_code
 from rules_engine.errors import IllegalAction, InvalidAction
 
@@ -28,105 +29,78 @@ from .state import (
 
 # --- shape ---------------------------------------------------------------------------------------
 
-_NO_PARAMS = ("descend", "fight", "propose_trade", "decline", "play", "attack", "finish_attack",
-              "stop_peeking", "resign")
 
-
-def _card(action: dict, key: str) -> str:
-    value = action.get(key)
+def _card(name: str, value) -> str:
     if not isinstance(value, str) or not is_card_code(value) or value != value.strip().upper():
-        raise InvalidAction(f"{key!r} must be a card code such as '7H'")
+        raise InvalidAction(f"{name!r} must be a card code such as '7H'")
     return value
 
 
-def _cards(action: dict, key: str) -> list[str]:
-    value = action.get(key)
+def _cards(name: str, value) -> list[str]:
     if not isinstance(value, list):
-        raise InvalidAction(f"{key!r} must be a list of card codes")
+        raise InvalidAction(f"{name!r} must be a list of card codes")
     for code in value:
         if not isinstance(code, str) or not is_card_code(code) or code != code.strip().upper():
-            raise InvalidAction(f"{code!r} in {key!r} is not a card code")
+            raise InvalidAction(f"{code!r} in {name!r} is not a card code")
     return list(value)
 
 
-def _int(action: dict, key: str) -> int:
-    value = action.get(key)
-    if type(value) is not int:
-        raise InvalidAction(f"{key!r} must be a whole number")
-    return value
-
-
-def _pos(value, key: str) -> list[int]:
+def _chamber(name: str, value) -> list[int]:
     if (
         not isinstance(value, (list, tuple))
         or len(value) != 2
         or not all(type(v) is int for v in value)
     ):
-        raise InvalidAction(f"{key!r} must be a chamber [row, col]")
+        raise InvalidAction(f"{name!r} must be a chamber [row, col]")
     return [value[0], value[1]]
 
 
-def _keys(action: dict, allowed: set[str]) -> None:
-    extra = sorted(set(action) - allowed - {"type"})
-    if extra:
-        raise InvalidAction(f"unexpected parameter {extra[0]!r} for {action['type']!r}")
+def _chambers(name: str, value) -> list[list[int]]:
+    if not isinstance(value, list):
+        raise InvalidAction(f"{name!r} must be a list of chambers")
+    return [_chamber(name, t) for t in value]
+
+
+def _destination(name: str, value) -> str | list[int]:
+    return "next_level" if value == "next_level" else _chamber(name, value)
+
+
+_WHOLE = kit.Param(int, "{name!r} must be a whole number")
+_SPELL_ONLY = {"spell": data.SPELLS, "potions": _cards}
+_SPELL_PARAMS: dict[str, dict[str, kit.Spec]] = {
+    "body_switch": {**_SPELL_ONLY, "target": kit.Param(_chamber, optional=True)},
+    "teleport": {**_SPELL_ONLY, "target": _destination},
+    "stone_statue": {**_SPELL_ONLY, "targets": _chambers},
+}
+
+# The parameters of each action (``kit.parse_action``); a spell's depend on the spell.
+ACTIONS: dict[str, dict[str, kit.Spec] | kit.Variants] = {
+    **{kind: {} for kind in ("descend", "fight", "propose_trade", "decline", "play", "attack", "finish_attack",
+                             "stop_peeking", "resign")},
+    "move": {"row": _WHOLE, "col": _WHOLE},
+    "peek": {"row": _WHOLE, "col": _WHOLE},
+    "offer": {"cards": _cards},
+    "buy": {"gems": _cards},
+    "priestess": {"choice": kit.Param(("heal", "treasure"), "'choice' must be 'heal' or 'treasure'")},
+    "drink": {"card": _card},
+    "call_prisoner": {"card": _card},
+    "drop": {"card": _card},
+    "destroy": {"targets": _chambers},
+    "cast": kit.Variants("spell", {spell: _SPELL_PARAMS.get(spell, _SPELL_ONLY) for spell in data.SPELLS},
+                         "unknown spell {value!r}"),
+}
+# A parameter left out or given as None is checked as None, so its own check says what it must be.
+_WORDING = kit.Wording(
+    not_an_object="an action must be a mapping with a 'type'",
+    unexpected=lambda kind, names: f"unexpected parameter {names[0]!r} for {kind!r}",
+    missing=None,
+    none_is_absent=True,
+)
 
 
 def parse(action) -> dict:
     """The action in canonical form, or ``InvalidAction`` if it is malformed."""
-    if not isinstance(action, dict):
-        raise InvalidAction("an action must be a mapping with a 'type'")
-    kind = action.get("type")
-    if not isinstance(kind, str) or kind not in HANDLERS:
-        raise InvalidAction(f"unknown action type {kind!r}")
-    if kind in _NO_PARAMS:
-        _keys(action, set())
-        return {"type": kind}
-    if kind in ("move", "peek"):
-        _keys(action, {"row", "col"})
-        return {"type": kind, "row": _int(action, "row"), "col": _int(action, "col")}
-    if kind == "offer":
-        _keys(action, {"cards"})
-        return {"type": kind, "cards": _cards(action, "cards")}
-    if kind == "buy":
-        _keys(action, {"gems"})
-        return {"type": kind, "gems": _cards(action, "gems")}
-    if kind == "priestess":
-        _keys(action, {"choice"})
-        if action.get("choice") not in ("heal", "treasure"):
-            raise InvalidAction("'choice' must be 'heal' or 'treasure'")
-        return {"type": kind, "choice": action["choice"]}
-    if kind in ("drink", "call_prisoner", "drop"):
-        _keys(action, {"card"})
-        return {"type": kind, "card": _card(action, "card")}
-    if kind == "destroy":
-        _keys(action, {"targets"})
-        targets = action.get("targets")
-        if not isinstance(targets, list):
-            raise InvalidAction("'targets' must be a list of chambers")
-        return {"type": kind, "targets": [_pos(t, "targets") for t in targets]}
-    # cast
-    spell = action.get("spell")
-    if not isinstance(spell, str) or spell not in data.SPELLS:
-        raise InvalidAction(f"unknown spell {spell!r}")
-    out = {"type": "cast", "spell": spell, "potions": _cards(action, "potions")}
-    if spell == "body_switch":
-        _keys(action, {"spell", "potions", "target"})
-        if action.get("target") is not None:
-            out["target"] = _pos(action["target"], "target")
-    elif spell == "teleport":
-        _keys(action, {"spell", "potions", "target"})
-        target = action.get("target")
-        out["target"] = "next_level" if target == "next_level" else _pos(target, "target")
-    elif spell == "stone_statue":
-        _keys(action, {"spell", "potions", "targets"})
-        targets = action.get("targets")
-        if not isinstance(targets, list):
-            raise InvalidAction("'targets' must be a list of chambers")
-        out["targets"] = [_pos(t, "targets") for t in targets]
-    else:
-        _keys(action, {"spell", "potions"})
-    return out
+    return kit.parse_action(action, ACTIONS, _WORDING)
 
 
 # --- rules per action ------------------------------------------------------------------------------

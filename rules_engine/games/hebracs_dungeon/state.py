@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import math
 
+from rules_engine import kit
 from rules_engine.cards import is_card_code, seeded_rng, shuffled, standard_deck
 from rules_engine.errors import InvalidAction
+from rules_engine.options import Option
 
 from . import data
 
@@ -29,10 +31,40 @@ DEFAULT_OPTIONS: dict = {
 }
 
 
-def _int_option(options: dict, key: str, low: int, high: int) -> int:
-    value = options[key]
-    if type(value) is not int or not low <= value <= high:
-        raise InvalidAction(f"option {key!r} must be a whole number from {low} to {high}")
+ROWS = Option("rows", "Rows of chambers", "int", 3, 2, 5, help="2 to 5; rows × columns must make at least 12.")
+COLS = Option("cols", "Columns of chambers", "int", 4, 3, 6, help="3 to 6; the standard level is 3 rows × 4.")
+MAX_LIFE = Option("max_life", "Starting life", "int", 15, 5, 30, group="Difficulty",
+                  help="5 to 30; 15 is standard, less is harder.")
+INVENTORY_LIMIT = Option(
+    "inventory_limit", "Inventory limit", "choice", None, 3, 30, group="Difficulty",
+    choices=((None, "No limit (standard)"),) + tuple((n, f"{n} treasures") for n in range(3, 31)),
+    help="Over the limit you must drop a treasure at once.")
+DECKS = Option("decks", "Decks shuffled together", "choice", 2,
+               choices=((2, "Two decks (standard)"), (3, "Three decks"), (4, "Four decks")))
+ALIGNMENT = Option("alignment", "Alignment", "choice", "good", group="Variations",
+                   choices=(("good", "Good (standard)"), ("evil", "Evil")),
+                   help="Evil: you may still fight or rob an adventurer after proposing a trade.")
+OPTIONS = (
+    DECKS,
+    Option("jokers", "Include the jokers (Hebrac himself)", "bool", True),
+    ROWS,
+    COLS,
+    MAX_LIFE,
+    INVENTORY_LIMIT,
+    Option("strength_after_attack", "Strength potions may be drunk after the attack card is seen", "bool",
+           False, group="Variations"),
+    ALIGNMENT,
+    Option("deck", "Stacked deal", "deck", group="Advanced",
+           help="Optional: card codes, top card first — the treasures of level 1 in reading order, "
+                "then their enemies, then the Hand Deck (e.g. 6S 9C … AC 10H …)."),
+)
+"""The options the creation form offers; ``check_options`` reads its ranges and choices from here."""
+
+
+def _int_option(options: dict, option: Option) -> int:
+    value = options[option.name]
+    if not option.in_range(value):
+        raise InvalidAction(f"option {option.name!r} must be a whole number from {option.minimum} to {option.maximum}")
     return value
 
 
@@ -60,18 +92,18 @@ def check_options(options: dict | None) -> dict:
     if unknown:
         raise InvalidAction(f"unknown option {unknown[0]!r}")
     opts = {**DEFAULT_OPTIONS, **options}
-    if type(opts["decks"]) is not int or opts["decks"] not in (2, 3, 4):
+    if type(opts["decks"]) is not int or opts["decks"] not in DECKS.values:
         raise InvalidAction("option 'decks' must be 2, 3 or 4")
     _bool_option(opts, "jokers")
-    _int_option(opts, "rows", 2, 5)
-    _int_option(opts, "cols", 3, 6)
+    _int_option(opts, ROWS)
+    _int_option(opts, COLS)
     if opts["rows"] * opts["cols"] < 12:
         raise InvalidAction("a level needs at least 12 chambers (rows × cols)")
-    _int_option(opts, "max_life", 5, 30)
+    _int_option(opts, MAX_LIFE)
     if opts["inventory_limit"] is not None:
-        _int_option(opts, "inventory_limit", 3, 30)
+        _int_option(opts, INVENTORY_LIMIT)
     _bool_option(opts, "strength_after_attack")
-    if opts["alignment"] not in ("good", "evil"):
+    if opts["alignment"] not in ALIGNMENT.values:
         raise InvalidAction("option 'alignment' must be 'good' or 'evil'")
     if opts["deck"] is not None:
         deck = opts["deck"]
@@ -158,14 +190,6 @@ def deal_level(state: dict) -> None:
 # --- copying -----------------------------------------------------------------------------------
 
 
-def _deep(value):
-    if isinstance(value, dict):
-        return {k: _deep(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_deep(v) for v in value]
-    return value
-
-
 def clone(state: dict) -> dict:
     """A copy safe to mutate: every mutable part is new, except log entries (never mutated)."""
     new = dict(state)
@@ -179,12 +203,8 @@ def clone(state: dict) -> dict:
     new["counters"] = dict(state["counters"])
     new["log"] = list(state["log"])
     for key in ("position", "encounter", "battle", "pending", "decision"):
-        new[key] = _deep(state[key])
+        new[key] = kit.deep_copy(state[key])
     return new
-
-
-def deep_copy(state: dict) -> dict:
-    return _deep(state)
 
 
 # --- the log -----------------------------------------------------------------------------------

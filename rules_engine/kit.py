@@ -1,0 +1,220 @@
+"""The small kit every engine shares: copying a state, and checking an action's shape.
+
+**Copying.** A state is plain JSON data. ``deep_copy`` copies large containers with ``marshal``
+(in C) and small ones in Python. Measured on states taken along random games of each engine, it
+copies a whole state 1.3–2.9 times as fast as a recursive dict/list copy (all but Clear the
+Dungeon's 2 kB states, where it is about 2 µs slower), 1.6–4.4 times as fast as a JSON round trip
+and 2.9–9 times as fast as ``copy.deepcopy``. ``apply`` does not copy a whole state: each
+engine's working copy copies only the containers an action may change (The Dungeon of Doom's
+``_Tx`` copies on write) and uses ``deep_copy`` for the parts it copies whole; with a full copy
+instead, ``apply``'s median time was 1.8 to 15 times as long (``benchmarks/engine_speed.py``).
+
+**Action shapes.** An engine declares its actions once, type → parameters → what each accepts,
+and ``parse_action`` checks an action against that: a dict with a known ``type``, no unexpected
+parameter, none missing, each of the right type or one of the allowed values. A refusal is an
+``InvalidAction`` whose words are the engine's own (``Wording``; a parameter's ``Param``).
+
+>>> ACTIONS = {"move": {"dir": ("N", "E", "S", "W")}, "play_card": {"card": str},
+...            "retreat": {"keep": Param(bool, optional=True, default=False)}}
+>>> parse_action({"type": "move", "dir": "N"}, ACTIONS)
+{'type': 'move', 'dir': 'N'}
+>>> parse_action({"type": "retreat"}, ACTIONS)
+{'type': 'retreat', 'keep': False}
+>>> parse_action({"type": "move", "dir": "up"}, ACTIONS)
+Traceback (most recent call last):
+...
+rules_engine.errors.InvalidAction: dir must be one of N, E, S, W
+>>> parse_action({"type": "play_card"}, ACTIONS)
+Traceback (most recent call last):
+...
+rules_engine.errors.InvalidAction: play_card needs card
+>>> state = {"log": ["begun"], "hand": [{"code": "7H"}]}
+>>> copy = deep_copy(state)
+>>> copy == state, copy["hand"][0] is state["hand"][0]
+(True, False)
+"""
+
+from __future__ import annotations
+
+import marshal
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import InvalidAction
+
+# --- copying ---------------------------------------------------------------------------------
+
+# marshal costs about 0.3 µs a call whatever it copies; a container with fewer entries than this
+# is copied faster in Python (measured on the parts that working copies copy whole).
+_SMALL = 16
+
+
+def deep_copy(value: Any) -> Any:
+    """A fully independent copy of plain JSON data (dicts, lists, strings, numbers, booleans, None).
+
+    Key order is kept. A large container is copied by ``marshal`` (in C, exactly these types), a
+    small one entry by entry; a scalar is returned as it is.
+    """
+    kind = type(value)
+    if kind is dict:
+        if len(value) < _SMALL:
+            return {key: deep_copy(item) for key, item in value.items()}
+        return marshal.loads(marshal.dumps(value))
+    if kind is list:
+        if len(value) < _SMALL:
+            return [deep_copy(item) for item in value]
+        return marshal.loads(marshal.dumps(value))
+    return value
+
+
+# --- action shapes ---------------------------------------------------------------------------
+
+_ABSENT = object()
+
+# Exact types: testing a spec against the Mapping ABC would cost more than the rest of a check.
+_NAME_COLLECTIONS = (tuple, frozenset, set, dict)
+
+_TYPE_WORDS = {
+    bool: "true or false",
+    int: "a whole number",
+    str: "text",
+    dict: "a dictionary",
+    list: "a list",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Param:
+    """One parameter of an action: what it accepts and how a refusal is worded.
+
+    ``accepts`` is a JSON type (``bool``, ``int``, ``str``, ``dict``, ``list``; a boolean is never
+    an ``int``), a collection of allowed names, or a function ``(name, value) -> value`` that
+    returns the value as the engine uses it (e.g. an upper-cased card code) or raises
+    ``InvalidAction``. ``message`` overrides the default refusal of a type or a collection; it may
+    quote ``{name}`` and ``{value}`` (``str.format``). A ``nullable`` parameter also accepts None.
+    An ``optional`` one may be left out; it then takes ``default`` if one is given.
+    """
+
+    accepts: Any
+    message: str | None = None
+    optional: bool = False
+    default: Any = _ABSENT
+    nullable: bool = False
+
+
+Spec = Any
+"""What a parameter accepts: a ``Param``, or its ``accepts`` alone (a type, names or a function)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Variants:
+    """An action whose parameters depend on one of them (``use_item``'s ``item``, ``cast``'s ``spell``).
+
+    ``by`` names that parameter; ``schemas`` maps each of its values to the action's parameters
+    (``by`` included); ``message`` refuses any other value (``{value}`` may be quoted)."""
+
+    by: str
+    schemas: Mapping[str, Mapping[str, Spec]]
+    message: str
+
+
+def _unknown_type(kind: object) -> str:
+    return f"unknown action type {kind!r}"
+
+
+def _unexpected(kind: str, names: list) -> str:
+    return f"{kind} takes no parameter {', '.join(map(str, names))}"
+
+
+def _missing(kind: str, names: list[str]) -> str:
+    return f"{kind} needs {', '.join(names)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Wording:
+    """How an engine words the refusals that every action shares (its pages and tests quote them).
+
+    ``unexpected`` gets the unexpected parameter names sorted; ``missing`` the missing ones in
+    declared order. ``missing=None``: a missing parameter is checked as the value None, so its
+    own check words the refusal. ``none_is_absent``: a parameter given as None counts as left out.
+    """
+
+    not_an_object: str = "an action must be an object with a type"
+    unknown_type: Callable[[object], str] = _unknown_type
+    unexpected: Callable[[str, list], str] = _unexpected
+    missing: Callable[[str, list[str]], str] | None = _missing
+    none_is_absent: bool = False
+
+
+WORDING = Wording()
+
+ActionSchemas = Mapping[str, "Mapping[str, Spec] | Variants"]
+
+
+def parse_action(action: object, actions: ActionSchemas, wording: Wording = WORDING) -> dict:
+    """``{"type": ..., **params}``: the action checked against ``actions`` and each value as its
+    check returned it, optional parameters left out taking their defaults; ``InvalidAction`` if
+    it is malformed. The first problem found is named, looking in this order: the type, a
+    ``Variants`` choice, unexpected parameters, missing ones, then each value in declared order."""
+    if not isinstance(action, dict):
+        raise InvalidAction(wording.not_an_object)
+    kind = action.get("type")
+    schema = actions.get(kind) if isinstance(kind, str) else None
+    if schema is None:
+        raise InvalidAction(wording.unknown_type(kind))
+    if type(schema) is Variants:
+        choice = action.get(schema.by)
+        if not isinstance(choice, str) or choice not in schema.schemas:
+            raise InvalidAction(schema.message.format(value=choice))
+        schema = schema.schemas[choice]
+    for name in action:
+        if name not in schema and name != "type":
+            unexpected = sorted((n for n in action if n not in schema and n != "type"), key=str)
+            raise InvalidAction(wording.unexpected(kind, unexpected))
+    parsed = {"type": kind}
+    missing: list[str] = []
+    refusal = None  # the first bad value: named only if no parameter is missing
+    for name, spec in schema.items():
+        value = action.get(name, _ABSENT)
+        if value is _ABSENT or (value is None and wording.none_is_absent):
+            if type(spec) is Param and spec.optional:
+                if spec.default is not _ABSENT:
+                    parsed[name] = spec.default
+                continue
+            if wording.missing is not None:
+                missing.append(name)
+                continue
+            value = None
+        if refusal is None:
+            try:
+                parsed[name] = _check(name, spec, value)
+            except InvalidAction as bad:
+                refusal = bad
+    if missing:
+        raise InvalidAction(wording.missing(kind, missing))  # type: ignore[misc]
+    if refusal is not None:
+        raise refusal
+    return parsed
+
+
+def _check(name: str, spec: Spec, value: Any) -> Any:
+    """``value`` as the engine uses it, or ``InvalidAction`` worded by the spec."""
+    message = None
+    if type(spec) is Param:
+        if value is None and spec.nullable:
+            return None
+        message = spec.message
+        spec = spec.accepts
+    kind = type(spec)
+    if kind is type:
+        if type(value) is spec if spec is bool or spec is int else isinstance(value, spec):
+            return value
+        what = _TYPE_WORDS[spec]
+    elif kind in _NAME_COLLECTIONS:
+        if isinstance(value, str) and value in spec:
+            return value
+        what = "one of " + ", ".join(map(str, spec))
+    else:
+        return spec(name, value)
+    raise InvalidAction(message.format(name=name, value=value) if message else f"{name} must be {what}")
