@@ -65,12 +65,32 @@ class PostgresServer:
         if os.geteuid() == 0:
             shutil.chown(self.dir, "postgres", "postgres")
         data = os.path.join(self.dir, "data")
-        subprocess.run(_as_postgres([_pg_bin("initdb"), "-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8",
-                                     "--no-sync"]), check=True, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+        subprocess.run(
+            _as_postgres([_pg_bin("initdb"), "-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync"]),
+            check=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.STDOUT,
+        )
         self.process = subprocess.Popen(
-            _as_postgres([_pg_bin("postgres"), "-D", data, "-p", str(self.port), "-h", "127.0.0.1",
-                          "-k", self.dir, "-c", "fsync=off", "-c", "max_connections=200"]),
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            _as_postgres(
+                [
+                    _pg_bin("postgres"),
+                    "-D",
+                    data,
+                    "-p",
+                    str(self.port),
+                    "-h",
+                    "127.0.0.1",
+                    "-k",
+                    self.dir,
+                    "-c",
+                    "fsync=off",
+                    "-c",
+                    "max_connections=200",
+                ]
+            ),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
         )
         if not _wait_port(self.port):
             pytest.fail("PostgreSQL did not start")
@@ -106,7 +126,8 @@ class RedisServer:
             pytest.fail("redis-server is not installed: run scripts/test.sh, which installs Debian's redis-server")
         self.process = subprocess.Popen(
             [binary, "--bind", "127.0.0.1", "--port", str(self.port), "--save", "", "--appendonly", "no"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
         )
         if not _wait_port(self.port):
             pytest.fail("redis-server did not start")

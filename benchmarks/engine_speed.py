@@ -21,8 +21,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import rules_engine  # noqa: E402
 from _common import clear_the_dungeon_skilled_choice, print_table, summary_us  # noqa: E402
+
+import rules_engine  # noqa: E402
 
 PARTY = ["p1", "p2", "p3", "p4", "p5"]
 CONFIGS = {
@@ -96,23 +97,42 @@ def main():
             apply_t, legal_t, view_t, ended, per_seat = [], [], [], 0, Counter()
             started = time.perf_counter()
             for seed in range(args.games):
-                a, l, v, done, seats = play(rules, seed, options, players, rng, choose)
+                a, legal, v, done, seats = play(rules, seed, options, players, rng, choose)
                 apply_t += a
-                legal_t += l
+                legal_t += legal
                 view_t += v
                 ended += done
                 per_seat += seats
             wall = time.perf_counter() - started
             label = f"{slug} {options} ×{len(players)}" if options else slug
-            rows.append([
-                label, len(apply_t), f"{ended}/{args.games}", " / ".join(f"{per_seat[p]:,}" for p in players),
-                len(apply_t) / sum(apply_t),
-                summary_us(apply_t)["p50"], summary_us(apply_t)["p95"],
-                summary_us(legal_t)["p50"], summary_us(view_t)["p50"], wall,
-            ])
+            rows.append(
+                [
+                    label,
+                    len(apply_t),
+                    f"{ended}/{args.games}",
+                    " / ".join(f"{per_seat[p]:,}" for p in players),
+                    len(apply_t) / sum(apply_t),
+                    summary_us(apply_t)["p50"],
+                    summary_us(apply_t)["p95"],
+                    summary_us(legal_t)["p50"],
+                    summary_us(view_t)["p50"],
+                    wall,
+                ]
+            )
     print_table(
         "Engine speed (whole games)",
-        ["game", "actions", "games ended", "actions per seat", "apply/s", "apply p50 µs", "apply p95 µs", "legal p50 µs", "view p50 µs", "wall s"],
+        [
+            "game",
+            "actions",
+            "games ended",
+            "actions per seat",
+            "apply/s",
+            "apply p50 µs",
+            "apply p95 µs",
+            "legal p50 µs",
+            "view p50 µs",
+            "wall s",
+        ],
         rows,
     )
 

@@ -23,10 +23,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 os.environ.setdefault("SECRET_KEY", "benchmark")
 
+from _common import print_table, summary_us  # noqa: E402
 from flask import Flask  # noqa: E402
 
 import rules_engine  # noqa: E402
-from _common import print_table, summary_us  # noqa: E402
 from webapp import create_app  # noqa: E402
 
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
@@ -35,8 +35,14 @@ CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
 def delve_samples(n_actions: int, size: int, slug: str = "shuffle-and-doom") -> tuple[list[float], int]:
     workdir = tempfile.mkdtemp()
     # Rate limits off: one client posting as fast as it can is the point here.
-    app = create_app({"DATABASE_URL": f"sqlite:///{workdir}/bench.sqlite3", "LOG_LEVEL": "WARNING",
-                      "RATE_LIMITS": False, "BACKGROUND_JOBS": False})
+    app = create_app(
+        {
+            "DATABASE_URL": f"sqlite:///{workdir}/bench.sqlite3",
+            "LOG_LEVEL": "WARNING",
+            "RATE_LIMITS": False,
+            "BACKGROUND_JOBS": False,
+        }
+    )
     store = app.extensions["delve_store"]
     rules = rules_engine.get(slug)
     rng = random.Random(7)
@@ -95,8 +101,18 @@ def main():
         floor = floor_samples(args.actions, fragment_size)
         d, f = summary_us(delve), summary_us(floor)
         label = f"{slug} ({args.size}x{args.size})" if slug == "shuffle-and-doom" else slug
-        rows.append([label, f"{fragment_size:,}", d["p50"], d["p95"], f["p50"], f["p95"],
-                     f"{d['p50'] / f['p50']:.1f}x", f"{d['p95'] / f['p95']:.1f}x"])
+        rows.append(
+            [
+                label,
+                f"{fragment_size:,}",
+                d["p50"],
+                d["p95"],
+                f["p50"],
+                f["p95"],
+                f"{d['p50'] / f['p50']:.1f}x",
+                f"{d['p95'] / f['p95']:.1f}x",
+            ]
+        )
     print_table(
         "POST /g/<id>/act server time beside a bare Flask route returning a body of the same size (µs)",
         ["game", "fragment bytes", "Delve p50", "Delve p95", "floor p50", "floor p95", "ratio p50", "ratio p95"],

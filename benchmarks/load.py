@@ -38,7 +38,6 @@ import logging
 import os
 import random
 import resource
-import statistics
 import sys
 import tempfile
 import threading
@@ -83,8 +82,9 @@ def browser_like(player: Player) -> Player:
     from requests.adapters import HTTPAdapter
     from urllib3.util.retry import Retry
 
-    retry = Retry(total=1, connect=1, read=1, status=0, other=0, allowed_methods=frozenset({"GET"}),
-                  raise_on_status=False)
+    retry = Retry(
+        total=1, connect=1, read=1, status=0, other=0, allowed_methods=frozenset({"GET"}), raise_on_status=False
+    )
     player.http.mount("http://", HTTPAdapter(max_retries=retry, pool_connections=1, pool_maxsize=2))
     return player
 
@@ -404,9 +404,24 @@ def run_point(setup: str, games: int, seconds: float, services, workdir: Path, w
     if setup == "sqlite":
         url, redis_url, count = f"sqlite:///{point_dir / 'delve.sqlite3'}", None, 1
     else:
-        url, redis_url, count = services["postgres"].create_database(f"load_{games}_{int(time.time())}"), services["redis"].url, 2
-    servers = [Server(point_dir / f"s{i}", database_url=url, redis_url=redis_url, threads=threads, env=env,
-                      name=f"server{i}", args=args, app=app) for i in range(count)]
+        url, redis_url, count = (
+            services["postgres"].create_database(f"load_{games}_{int(time.time())}"),
+            services["redis"].url,
+            2,
+        )
+    servers = [
+        Server(
+            point_dir / f"s{i}",
+            database_url=url,
+            redis_url=redis_url,
+            threads=threads,
+            env=env,
+            name=f"server{i}",
+            args=args,
+            app=app,
+        )
+        for i in range(count)
+    ]
     try:
         with ThreadPoolExecutor(max_workers=2) as pool:
             list(pool.map(lambda s: s.start(timeout=90), servers))
@@ -431,17 +446,33 @@ def run_point(setup: str, games: int, seconds: float, services, workdir: Path, w
         client_errors = sum(n for (m, s), n in run.statuses.items() if s == "error")
         result = {
             "setup": "1 process, SQLite" if setup == "sqlite" else "2 processes, PostgreSQL + Redis",
-            "worker": worker, "games": games, "seconds": round(wall, 1), "threads": threads,
+            "worker": worker,
+            "games": games,
+            "seconds": round(wall, 1),
+            "threads": threads,
             "actions_per_s": accepted / wall,
             "requests_per_s": sum(run.statuses.values()) / wall,
-            "p50": ms(run.latencies, 50), "p95": ms(run.latencies, 95), "p99": ms(run.latencies, 99),
-            "push_p50": ms(pushes, 50), "push_p95": ms(pushes, 95), "push_p99": ms(pushes, 99),
-            "5xx": server_errors, "errors": client_errors, "socket_drops": drops,
+            "p50": ms(run.latencies, 50),
+            "p95": ms(run.latencies, 95),
+            "p99": ms(run.latencies, 99),
+            "push_p50": ms(pushes, 50),
+            "push_p95": ms(pushes, 95),
+            "push_p99": ms(pushes, 99),
+            "5xx": server_errors,
+            "errors": client_errors,
+            "socket_drops": drops,
             "409": sum(n for (m, s), n in run.statuses.items() if s == 409),
             "422": sum(n for (m, s), n in run.statuses.items() if s == 422),
-            "lost": lost, "duplicated": duplicated, "unanswered": unknown, "server_actions": server_actions,
-            "cpu": usage.cpu_percent, "rss_mb": usage.peak_rss / 2**20, "generator_cpu": gen_cpu, "loadavg": load,
-            "setup_s": prepared, "first_errors": list(run.errors),
+            "lost": lost,
+            "duplicated": duplicated,
+            "unanswered": unknown,
+            "server_actions": server_actions,
+            "cpu": usage.cpu_percent,
+            "rss_mb": usage.peak_rss / 2**20,
+            "generator_cpu": gen_cpu,
+            "loadavg": load,
+            "setup_s": prepared,
+            "first_errors": list(run.errors),
         }
         run.close()
         return result
@@ -451,8 +482,9 @@ def run_point(setup: str, games: int, seconds: float, services, workdir: Path, w
 
 
 def within_target(r: dict) -> bool:
-    return r["p95"] <= P95_TARGET_MS and not (r["5xx"] or r["errors"] or r["lost"] or r["duplicated"]
-                                               or r.get("socket_drops") or r.get("server_actions"))
+    return r["p95"] <= P95_TARGET_MS and not (
+        r["5xx"] or r["errors"] or r["lost"] or r["duplicated"] or r.get("socket_drops") or r.get("server_actions")
+    )
 
 
 def largest_within_target(point, start: int, limit: int) -> dict | None:
@@ -490,12 +522,49 @@ def largest_within_target(point, start: int, limit: int) -> dict | None:
 def print_results(title: str, results: list[dict]) -> None:
     print_table(
         title,
-        ["setup", "worker", "N games", "threads", "actions/s", "requests/s", "action p50/p95/p99 ms",
-         "push p50/p95/p99 ms", "5xx", "errors", "socket drops", "seats dropped", "lost", "dup", "server CPU %", "server RSS MB", "generator CPU %", "load avg"],
-        [[r["setup"], r["worker"], r["games"], r["threads"], round(r["actions_per_s"], 1), round(r["requests_per_s"], 1),
-          f"{r['p50']:.0f} / {r['p95']:.0f} / {r['p99']:.0f}", f"{r['push_p50']:.0f} / {r['push_p95']:.0f} / {r['push_p99']:.0f}",
-          r["5xx"], r["errors"], r.get("socket_drops", "-"), r.get("server_actions", "-"), r["lost"], r["duplicated"], round(r["cpu"]), round(r["rss_mb"]), round(r["generator_cpu"]), round(r["loadavg"], 1)]
-         for r in results],
+        [
+            "setup",
+            "worker",
+            "N games",
+            "threads",
+            "actions/s",
+            "requests/s",
+            "action p50/p95/p99 ms",
+            "push p50/p95/p99 ms",
+            "5xx",
+            "errors",
+            "socket drops",
+            "seats dropped",
+            "lost",
+            "dup",
+            "server CPU %",
+            "server RSS MB",
+            "generator CPU %",
+            "load avg",
+        ],
+        [
+            [
+                r["setup"],
+                r["worker"],
+                r["games"],
+                r["threads"],
+                round(r["actions_per_s"], 1),
+                round(r["requests_per_s"], 1),
+                f"{r['p50']:.0f} / {r['p95']:.0f} / {r['p99']:.0f}",
+                f"{r['push_p50']:.0f} / {r['push_p95']:.0f} / {r['push_p99']:.0f}",
+                r["5xx"],
+                r["errors"],
+                r.get("socket_drops", "-"),
+                r.get("server_actions", "-"),
+                r["lost"],
+                r["duplicated"],
+                round(r["cpu"]),
+                round(r["rss_mb"]),
+                round(r["generator_cpu"]),
+                round(r["loadavg"], 1),
+            ]
+            for r in results
+        ],
     )
 
 
@@ -504,8 +573,11 @@ def main():
     parser.add_argument("--seconds", type=float, default=600, help="measured seconds per point (default 600)")
     parser.add_argument("--games", type=int, default=100, help="N, concurrent games of 4 seats (default 100)")
     parser.add_argument("--setup", choices=["sqlite", "postgres", "both"], default="both")
-    parser.add_argument("--search", action="store_true",
-                        help=f"also find the largest N keeping action p95 <= {P95_TARGET_MS:.0f} ms (x1.5 steps up, halving down)")
+    parser.add_argument(
+        "--search",
+        action="store_true",
+        help=f"also find the largest N keeping action p95 <= {P95_TARGET_MS:.0f} ms (x1.5 steps up, halving down)",
+    )
     parser.add_argument("--max-games", type=int, default=400)
     parser.add_argument("--worker", choices=["gthread", "gevent"], default="gthread")
     args = parser.parse_args()
@@ -526,7 +598,7 @@ def main():
         for setup in setups:
             tried: dict[int, dict] = {}
 
-            def point(n: int) -> dict:
+            def point(n: int, setup: str = setup, tried: dict[int, dict] = tried) -> dict:
                 if n not in tried:
                     print(f"... {setup}, N={n}, {args.seconds:.0f} s", file=sys.stderr, flush=True)
                     tried[n] = run_point(setup, n, args.seconds, services, workdir, args.worker)
@@ -543,8 +615,11 @@ def main():
     finally:
         for service in services.values():
             service.stop()
-    print_results(f"Load: Dungeon of Doom, {SEATS} seats a game, 1 action per game per second, "
-                  f"{ILLEGAL:.0%} illegal, {args.seconds:.0f} s per point", results)
+    print_results(
+        f"Load: Dungeon of Doom, {SEATS} seats a game, 1 action per game per second, "
+        f"{ILLEGAL:.0%} illegal, {args.seconds:.0f} s per point",
+        results,
+    )
 
 
 if __name__ == "__main__":

@@ -47,12 +47,31 @@ def main():
     args = parser.parse_args()
     workdir = tempfile.mkdtemp()
     port = free_port()
-    env = {**os.environ, "DATABASE_URL": f"sqlite:///{workdir}/mem.sqlite3", "SECRET_KEY": "bench", "LOG_LEVEL": "WARNING",
-           "RATE_LIMITS": "0"}  # one client creates every game: the per-address limit would refuse it
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"sqlite:///{workdir}/mem.sqlite3",
+        "SECRET_KEY": "bench",
+        "LOG_LEVEL": "WARNING",
+        "RATE_LIMITS": "0",
+    }  # one client creates every game: the per-address limit would refuse it
     server = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "-w", "1", "--threads", "100", "--no-control-socket",
-         "-b", f"127.0.0.1:{port}", "webapp.wsgi:app"],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "-w",
+            "1",
+            "--threads",
+            "100",
+            "--no-control-socket",
+            "-b",
+            f"127.0.0.1:{port}",
+            "webapp.wsgi:app",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
     base = f"http://127.0.0.1:{port}"
     try:
@@ -68,13 +87,18 @@ def main():
         started = time.perf_counter()
         game_ids = []
         for i in range(args.games):
-            response = http.post(base + "/games", data={"game": "shuffle-and-doom", "csrf_token": csrf, "size": str(4 + i % 23)})
+            response = http.post(
+                base + "/games", data={"game": "shuffle-and-doom", "csrf_token": csrf, "size": str(4 + i % 23)}
+            )
             response.raise_for_status()
             game_ids.append(response.url.rsplit("/", 1)[-1])
             if i % 3 == 0:
                 action = json.dumps({"type": "choose_stat_set", "set": "top"})
-                http.post(base + f"/g/{game_ids[-1]}/act", data={"csrf_token": csrf, "version": "0", "action": action},
-                          headers={"HX-Request": "true"}).raise_for_status()
+                http.post(
+                    base + f"/g/{game_ids[-1]}/act",
+                    data={"csrf_token": csrf, "version": "0", "action": action},
+                    headers={"HX-Request": "true"},
+                ).raise_for_status()
         for game_id in game_ids:
             http.get(base + f"/g/{game_id}").raise_for_status()
         elapsed = time.perf_counter() - started

@@ -21,7 +21,6 @@ import threading
 import time
 from pathlib import Path
 
-import psutil
 import requests
 import socketio
 from requests.adapters import HTTPAdapter
@@ -30,11 +29,11 @@ from urllib3.util.retry import Retry
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import print_table, summary_us  # noqa: E402
-from memory import free_port, rss_mb  # noqa: E402
-
 import json  # noqa: E402
 import random  # noqa: E402
+
+from _common import print_table, summary_us  # noqa: E402
+from memory import free_port, rss_mb  # noqa: E402
 
 import rules_engine  # noqa: E402
 from webapp.store import Store  # noqa: E402
@@ -91,10 +90,22 @@ class Page:
 
 def start_server(workdir: str, threads: int):
     port = free_port()
-    env = {**os.environ, "DATABASE_URL": f"sqlite:///{workdir}/push.sqlite3", "SECRET_KEY": "bench",
-           "LOG_LEVEL": "WARNING", "RATE_LIMITS": "0", "THREADS": str(threads), "PORT": str(port)}
-    server = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "webapp.wsgi:app"],
-                              cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"sqlite:///{workdir}/push.sqlite3",
+        "SECRET_KEY": "bench",
+        "LOG_LEVEL": "WARNING",
+        "RATE_LIMITS": "0",
+        "THREADS": str(threads),
+        "PORT": str(port),
+    }
+    server = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "webapp.wsgi:app"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     base = f"http://127.0.0.1:{port}"
     for _ in range(200):
         try:
@@ -131,8 +142,9 @@ PUSH_WAIT = 10.0
 """Seconds a page may take to refresh after an action; later counts as a missed push."""
 
 
-def measure(base: str, store: Store, players: int, spectators: int, actions: int,
-            slug: str) -> tuple[list[float], list[float], int]:
+def measure(
+    base: str, store: Store, players: int, spectators: int, actions: int, slug: str
+) -> tuple[list[float], list[float], int]:
     """(refresh latencies, push arrival latencies, in seconds; missed pushes): a page that has not
     refreshed PUSH_WAIT seconds after an action is counted as missed, not left out of the figures
     unnoticed. Both latencies count from the click, so they include the action's own round trip."""
@@ -149,17 +161,23 @@ def measure(base: str, store: Store, players: int, spectators: int, actions: int
         state = rules.load(record.snapshot)
         if rules.result(state) is not None:
             break
-        movers = [(i, a) for i in range(players) for a in rules.legal_actions(state, f"p{i + 1}")
-                  if a["type"] not in ("leave", "leave_game", "resign")]
+        movers = [
+            (i, a)
+            for i in range(players)
+            for a in rules.legal_actions(state, f"p{i + 1}")
+            if a["type"] not in ("leave", "leave_game", "resign")
+        ]
         if not movers:
             break
         index, action = rng.choice(movers)
         mover = pages[index]
         page_html = mover.http.get(f"{base}/g/{game_id}").text
         t0 = time.perf_counter()
-        response = mover.http.post(f"{base}/g/{game_id}/act", headers={"HX-Request": "true"},
-                                   data={"csrf_token": csrf_of(page_html), "version": str(record.version),
-                                         "action": json.dumps(action)})
+        response = mover.http.post(
+            f"{base}/g/{game_id}/act",
+            headers={"HX-Request": "true"},
+            data={"csrf_token": csrf_of(page_html), "version": str(record.version), "action": json.dumps(action)},
+        )
         assert response.status_code == 200, response.text[:300]
         new_version = int(VERSION.search(response.text).group(1))
         others = [p for p in pages + watchers if p is not mover]
@@ -189,24 +207,50 @@ def main():
     store = Store(f"sqlite:///{workdir}/push.sqlite3")
     try:
         rows = []
-        for slug, players, spectators in [("dungeon-of-doom", 2, args.spectators), ("dungeon-of-doom", 4, args.spectators),
-                                          ("dungeon-of-doom", 8, args.spectators), ("dungeon-cards", 5, 0)]:
+        for slug, players, spectators in [
+            ("dungeon-of-doom", 2, args.spectators),
+            ("dungeon-of-doom", 4, args.spectators),
+            ("dungeon-of-doom", 8, args.spectators),
+            ("dungeon-cards", 5, 0),
+        ]:
             samples, arrivals, missed = measure(base, store, players, spectators, args.actions, slug)
             stats, pushed = summary_us(samples), summary_us(arrivals)
-            rows.append([f"{slug}: {players} players + {spectators} spectators", stats["n"], missed,
-                         pushed["p50"] / 1000, pushed["p95"] / 1000,
-                         stats["p50"] / 1000, stats["p95"] / 1000, stats["p99"] / 1000])
-        print_table(f"Push latency from the click (ms): the \"changed\" message reaching each other page, and that "
-                    f"page's board refreshed; missed = no refresh within {PUSH_WAIT:.0f} s (not in the percentiles)",
-                    ["table", "samples", "missed", "pushed p50", "pushed p95", "refreshed p50", "refreshed p95",
-                     "refreshed p99"], rows)
+            rows.append(
+                [
+                    f"{slug}: {players} players + {spectators} spectators",
+                    stats["n"],
+                    missed,
+                    pushed["p50"] / 1000,
+                    pushed["p95"] / 1000,
+                    stats["p50"] / 1000,
+                    stats["p95"] / 1000,
+                    stats["p99"] / 1000,
+                ]
+            )
+        print_table(
+            f'Push latency from the click (ms): the "changed" message reaching each other page, and that '
+            f"page's board refreshed; missed = no refresh within {PUSH_WAIT:.0f} s (not in the percentiles)",
+            [
+                "table",
+                "samples",
+                "missed",
+                "pushed p50",
+                "pushed p95",
+                "refreshed p50",
+                "refreshed p95",
+                "refreshed p99",
+            ],
+            rows,
+        )
         before = rss_mb(server.pid)
         for _ in range(200):
             open_table(base, 2)
         after = rss_mb(server.pid)
-        print_table("Server memory per running table (games live in the database, not the process)",
-                    ["running tables added", "RSS before MB", "RSS after MB", "per table KB"],
-                    [[200, before, after, (after - before) * 1024 / 200]])
+        print_table(
+            "Server memory per running table (games live in the database, not the process)",
+            ["running tables added", "RSS before MB", "RSS after MB", "per table KB"],
+            [[200, before, after, (after - before) * 1024 / 200]],
+        )
     finally:
         server.send_signal(signal.SIGTERM)
         server.wait(20)

@@ -26,11 +26,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 os.environ.setdefault("SECRET_KEY", "benchmark")
 
-from sqlalchemy import event  # noqa: E402
-
-import rules_engine  # noqa: E402
 from _common import print_table, summary_us  # noqa: E402
 from push_latency import PARTY_CLASSES  # noqa: E402
+from sqlalchemy import event  # noqa: E402
+
 from webapp import create_app, games, play  # noqa: E402
 from webapp import seats as seat_tokens  # noqa: E402
 from webapp.catalog import BY_SLUG, parse_options  # noqa: E402
@@ -43,16 +42,42 @@ EXITS = {"leave", "leave_game", "resign"}
 # (label, slug, creation form, seated players (0: a solo game), random actions before timing,
 #  whether everyone then leaves: a finished game's page, where every viewer sees the whole map)
 FRAGMENTS = [
-    ("Dungeon of Doom, 8 players (Flooded Crypt), a player", "dungeon-of-doom",
-     {"map_choice": "flooded-crypt", "max_players": "8", "turn_seconds": "0"}, 8, 24),
-    ("Dungeon of Doom, 4 players (Hollow Undercroft), a player", "dungeon-of-doom",
-     {"map_choice": "hollow-undercroft", "max_players": "4", "turn_seconds": "120"}, 4, 24),
-    ("Dungeon of Doom, game over: the whole 41 × 27 map", "dungeon-of-doom",
-     {"map_choice": "hollow-undercroft", "max_players": "4", "turn_seconds": "0"}, 4, 24, True),
+    (
+        "Dungeon of Doom, 8 players (Flooded Crypt), a player",
+        "dungeon-of-doom",
+        {"map_choice": "flooded-crypt", "max_players": "8", "turn_seconds": "0"},
+        8,
+        24,
+    ),
+    (
+        "Dungeon of Doom, 4 players (Hollow Undercroft), a player",
+        "dungeon-of-doom",
+        {"map_choice": "hollow-undercroft", "max_players": "4", "turn_seconds": "120"},
+        4,
+        24,
+    ),
+    (
+        "Dungeon of Doom, game over: the whole 41 × 27 map",
+        "dungeon-of-doom",
+        {"map_choice": "hollow-undercroft", "max_players": "4", "turn_seconds": "0"},
+        4,
+        24,
+        True,
+    ),
     ("Dungeon Cards, party of 5, a player", "dungeon-cards", {"turn_seconds": "90"}, 5, 15),
-    ("Dungeon Cards, solo 20 × 18 with walls", "dungeon-cards",
-     {"board_size": "custom", "board_width": "20", "board_height": "18", "random_stop_walls": "12",
-      "random_redirects": "8"}, 1, 6),
+    (
+        "Dungeon Cards, solo 20 × 18 with walls",
+        "dungeon-cards",
+        {
+            "board_size": "custom",
+            "board_width": "20",
+            "board_height": "18",
+            "random_stop_walls": "12",
+            "random_redirects": "8",
+        },
+        1,
+        6,
+    ),
     ("Shuffle and Doom! 7 × 7", "shuffle-and-doom", {"size": "7"}, 0, 6),
     ("Shuffle and Doom! 13 × 13", "shuffle-and-doom", {"size": "13"}, 0, 6),
     ("Clear the Dungeon", "clear-the-dungeon", {}, 0, 4),
@@ -99,8 +124,9 @@ def advance(store, game_id: str, seats: list[str], actions: int, rng: random.Ran
         game = play.load_game(store, game_id)
         if game.rules.result(game.state) is not None:
             return
-        movers = [(seat, a) for seat in seats for a in game.rules.legal_actions(game.state, seat)
-                  if a["type"] not in EXITS]
+        movers = [
+            (seat, a) for seat in seats for a in game.rules.legal_actions(game.state, seat) if a["type"] not in EXITS
+        ]
         non_moves = [m for m in movers if m[1]["type"] != "move"]
         seat, action = rng.choice(non_moves if non_moves and rng.random() < 0.5 else movers)
         play.act(store, game, seat, action)
@@ -167,13 +193,28 @@ def main():
     parser.add_argument("--renders", type=int, default=100)
     args = parser.parse_args()
     workdir = tempfile.mkdtemp()
-    app = create_app({"DATABASE_URL": f"sqlite:///{workdir}/render.sqlite3", "LOG_LEVEL": "WARNING",
-                      "RATE_LIMITS": False, "BACKGROUND_JOBS": False})
+    app = create_app(
+        {
+            "DATABASE_URL": f"sqlite:///{workdir}/render.sqlite3",
+            "LOG_LEVEL": "WARNING",
+            "RATE_LIMITS": False,
+            "BACKGROUND_JOBS": False,
+        }
+    )
     rows = []
     for label, slug, form, players, actions, *finish in FRAGMENTS:
         request, render, size, statements = measure(app, slug, form, players, actions, args.renders, *finish)
-        rows.append([label, f"{size:,}", request["p50"] / 1000, request["p95"] / 1000,
-                     render["p50"] / 1000, render["p95"] / 1000, f"{statements:.1f}"])
+        rows.append(
+            [
+                label,
+                f"{size:,}",
+                request["p50"] / 1000,
+                request["p95"] / 1000,
+                render["p50"] / 1000,
+                render["p95"] / 1000,
+                f"{statements:.1f}",
+            ]
+        )
     print_table(
         "GET /g/<id>/board (HX-Request) of a seated player: whole request and its Jinja render (ms)",
         ["fragment", "bytes", "request p50", "request p95", "render p50", "render p95", "SQL per request"],

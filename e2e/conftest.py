@@ -20,8 +20,14 @@ ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts"
 CHROMIUM = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium")
 CHROMIUM_ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
 ]
 
 
@@ -57,8 +63,11 @@ class LiveServer:
     def start(self):
         # One process on its own SQLite file: a REDIS_URL or DELVE_ENV from the caller's shell
         # would change what is being tested.
-        inherited = {k: v for k, v in os.environ.items()
-                     if k not in ("REDIS_URL", "SOCKETIO_MESSAGE_QUEUE", "DELVE_ENV", "COOKIE_SECURE")}
+        inherited = {
+            k: v
+            for k, v in os.environ.items()
+            if k not in ("REDIS_URL", "SOCKETIO_MESSAGE_QUEUE", "DELVE_ENV", "COOKIE_SECURE")
+        }
         env = {
             **inherited,
             "DATABASE_URL": f"sqlite:///{self.workdir / 'delve.sqlite3'}",
@@ -76,9 +85,23 @@ class LiveServer:
         }
         log = open(self.log_path, "ab")
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "-w", "1", "--threads", "50", "--no-control-socket",
-             "-b", f"127.0.0.1:{self.port}", "webapp.wsgi:app"],
-            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+            [
+                sys.executable,
+                "-m",
+                "gunicorn",
+                "-w",
+                "1",
+                "--threads",
+                "50",
+                "--no-control-socket",
+                "-b",
+                f"127.0.0.1:{self.port}",
+                "webapp.wsgi:app",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
         )
         log.close()
         deadline = time.time() + 30

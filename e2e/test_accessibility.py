@@ -10,7 +10,9 @@ from playwright.sync_api import expect
 
 def test_every_linked_page_is_accessible(page, axe_check, console_errors):
     page.goto("/")
-    hrefs = sorted({h for h in page.locator("a[href^='/']").evaluate_all("els => els.map(e => e.getAttribute('href'))")})
+    hrefs = sorted(
+        {h for h in page.locator("a[href^='/']").evaluate_all("els => els.map(e => e.getAttribute('href'))")}
+    )
     assert any(h.startswith("/how-to-play/") for h in hrefs)
     for href in hrefs:
         page.goto(href)

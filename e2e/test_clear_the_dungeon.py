@@ -45,8 +45,12 @@ def act_posts(page) -> list[str]:
     still on its way, so the tests count the requests, then let a later action prove the count
     is complete (it must add exactly one)."""
     posts: list[str] = []
-    page.on("request", lambda request: posts.append(request.url)
-            if request.method == "POST" and request.url.endswith("/act") else None)
+    page.on(
+        "request",
+        lambda request: (
+            posts.append(request.url) if request.method == "POST" and request.url.endswith("/act") else None
+        ),
+    )
     return posts
 
 
@@ -126,7 +130,7 @@ def test_line_a_won_with_the_mouse(page, console_errors, axe_check):
     # A card lights up only the monsters that can take it; the others refuse it.
     posts = act_posts(page)
     hand_card(page, "2S").click()
-    expect(monster(page, "r7c1")).to_have_class(re.compile(r"\bis-target\b"))   # J♥ 11: 2 + 10 can reach it
+    expect(monster(page, "r7c1")).to_have_class(re.compile(r"\bis-target\b"))  # J♥ 11: 2 + 10 can reach it
     expect(monster(page, "r7c2")).to_have_class(re.compile(r"\bis-refused\b"))  # K♠ 13: 2 + 10 cannot
     monster(page, "r7c2").click(force=True)  # aria-disabled: a click is refused with a message
     expect(page.locator("#ctd-hint")).to_contain_text("cannot take")
@@ -190,7 +194,7 @@ def test_line_b_won_with_the_keyboard_only(page, console_errors):
     page.keyboard.press("ArrowLeft")
     page.keyboard.press("Enter")
     expect_version(page, 1)
-    expect(monster(page, "r7c1").locator("[data-attack-card=\"10H\"]")).to_have_count(1)
+    expect(monster(page, "r7c1").locator('[data-attack-card="10H"]')).to_have_count(1)
     for step in LINE_B[1:]:
         key_step(page, step)
         if step == "4D r5c1":  # 7♥ fits nowhere: it lights up no monster

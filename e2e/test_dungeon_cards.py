@@ -115,7 +115,9 @@ def test_solo_escape_on_a_stacked_deal_with_a_boss_fight(page, console_errors, a
     row = page.locator(".fame-table tbody tr", has_text="Ann")
     expect(row).to_contain_text("Swordsman")
     expect(row).to_contain_text("set deal")
-    expect(row.get_by_role("link", name=re.compile("the game"))).to_have_attribute("href", "/g/" + game_url.rsplit("/", 1)[1])
+    expect(row.get_by_role("link", name=re.compile("the game"))).to_have_attribute(
+        "href", "/g/" + game_url.rsplit("/", 1)[1]
+    )
     axe_check(page)
     assert console_errors == []
 
@@ -161,8 +163,12 @@ def test_party_of_two_where_one_helps_the_other(page, new_page, console_errors, 
 def test_phone_sized_game_fits_and_respects_reduced_motion(page, console_errors, axe_check):
     page.set_viewport_size({"width": 375, "height": 800})
     page.emulate_media(reduced_motion="reduce")
-    open_table(page, "Ann", deck="5C 2D 9S 3H 4H",
-               selects=[("Turn mode", "three_card_hand"), ("Exit and Pit markers", "manual")])
+    open_table(
+        page,
+        "Ann",
+        deck="5C 2D 9S 3H 4H",
+        selects=[("Turn mode", "three_card_hand"), ("Exit and Pit markers", "manual")],
+    )
     choose_class(page, "Ann", "soldier")
     start(page)
     for x, marker in (("1", ".sq.exit"), ("10", ".sq.pit")):  # Exit and Pit in the top corners, out of the way

@@ -103,31 +103,34 @@ def test_three_players_and_a_spectator_play_to_a_win(page, new_page, axe_check, 
     ann.wait_for_function(
         "start => { const el = document.querySelector('#turn-timer .countdown'); if (!el) return false;"
         " const [m, s] = el.textContent.trim().replace(' s', '').split(':');"
-        " return (s === undefined ? +m : +m * 60 + +s) < start; }", arg=shown, timeout=10000)
+        " return (s === undefined ? +m : +m * 60 + +s) < start; }",
+        arg=shown,
+        timeout=10000,
+    )
     axe_check(ann)
     axe_check(spectator)
 
-    act(ann, "Attack Bob (north)", everyone)                   # turn 1: hit, Bob 2 HP
-    expect(bob).to_have_title(YOUR_TURN)                       # the badge comes with the push
+    act(ann, "Attack Bob (north)", everyone)  # turn 1: hit, Bob 2 HP
+    expect(bob).to_have_title(YOUR_TURN)  # the badge comes with the push
     expect(ann).not_to_have_title(YOUR_TURN)
     expect(bob.locator(".stats .health dd")).to_have_text("2")
     expect(bob.locator("#log")).to_contain_text("Ann attacked you")
-    bob.keyboard.press("1")                                     # leaving has no key: nothing happens
-    act(bob, "Pick up 1 gold", everyone)                        # turn 2 (fails if "1" had left the game)
+    bob.keyboard.press("1")  # leaving has no key: nothing happens
+    act(bob, "Pick up 1 gold", everyone)  # turn 2 (fails if "1" had left the game)
     key(bob, "e", everyone)
-    act(cy, "Pick up 1 gold", everyone)                         # turn 3
+    act(cy, "Pick up 1 gold", everyone)  # turn 3
     key(cy, "e", everyone)
-    key(ann, "Shift+ArrowUp", everyone)                         # turn 4: Bob 1 HP
+    key(ann, "Shift+ArrowUp", everyone)  # turn 4: Bob 1 HP
     expect(bob.locator(".stats .health dd")).to_have_text("1")
 
-    bob.reload()                                                # a reload mid-game keeps the seat
+    bob.reload()  # a reload mid-game keeps the seat
     expect(bob.locator("html")).to_have_attribute("data-live", "connected")  # scripts are running
     expect(bob.locator("#status")).to_contain_text("Your turn")
     expect(bob.locator(".stats .gold dd")).to_have_text("1 / 2")
-    key(bob, "e", everyone)                                     # turn 5
-    key(cy, "e", everyone)                                      # turn 6
+    key(bob, "e", everyone)  # turn 5
+    key(cy, "e", everyone)  # turn 6
 
-    ann.keyboard.press("f")                                     # turn 7: F then a direction
+    ann.keyboard.press("f")  # turn 7: F then a direction
     key(ann, "ArrowUp", [ann, cy, spectator])
     expect(bob.locator("#log")).to_contain_text("You were slain")
     expect(cy.locator("#log")).to_contain_text("Bob was slain")
@@ -135,16 +138,16 @@ def test_three_players_and_a_spectator_play_to_a_win(page, new_page, axe_check, 
 
     for step in ["ArrowRight", "ArrowUp", "ArrowUp", "ArrowLeft"]:  # turn 8: round Ann to Bob's coin
         key(cy, step, everyone)
-    act(cy, "Pick up 1 gold", everyone)                         # the death drop
+    act(cy, "Pick up 1 gold", everyone)  # the death drop
     expect(cy.locator(".stats .gold dd")).to_have_text("2 / 2")
-    key(cy, "ArrowRight", everyone)                             # the last AP
-    key(ann, "e", everyone)                                     # turn 9
-    for step in ["ArrowRight", "ArrowRight", "ArrowRight"]:     # turn 10: out through the exit
+    key(cy, "ArrowRight", everyone)  # the last AP
+    key(ann, "e", everyone)  # turn 9
+    for step in ["ArrowRight", "ArrowRight", "ArrowRight"]:  # turn 10: out through the exit
         key(cy, step, everyone)
 
     for p in [ann, bob, cy, spectator]:
         expect(p.locator("#status")).to_contain_text("Cy escaped with the gold!")
-        expect(p.locator("svg.dungeon")).to_be_visible()       # the whole map at the end
+        expect(p.locator("svg.dungeon")).to_be_visible()  # the whole map at the end
         expect(p.locator(".final-stats tbody tr")).to_have_count(3)  # and everyone's HP, gold, kit
     expect(spectator.locator(".final-stats tbody tr").first).to_contain_text("Cy")
     expect(cy.locator("#result-title")).to_have_text("You won!")

@@ -77,7 +77,9 @@ def test_deal_a_from_the_first_corner_to_victory_with_a_spectator(page, new_page
     expect(watcher.locator("#game")).to_have_attribute("data-version", str(version(page)))
     expect(watcher.locator("#enc-title")).to_have_text("Battle in chamber (1,2)")
     expect(watcher.locator("form.play")).to_have_count(0)
-    expect(watcher.locator("#game button[name=action], #game button[name=compose], #game input:not([type=hidden])")).to_have_count(0)
+    expect(
+        watcher.locator("#game button[name=action], #game button[name=compose], #game input:not([type=hidden])")
+    ).to_have_count(0)
     page.reload()  # the game resumes where it was
     expect(page.locator("#enc-title")).to_have_text("Battle in chamber (1,2)")
     press(page, "Drink 6S")

@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import random
 from dataclasses import dataclass
+from typing import cast
 
 from .errors import InvalidAction
 
@@ -86,7 +87,8 @@ class Card:
         """
         if self.is_joker:
             return "joker"
-        return f"{RANK_NAMES.get(self.rank, self.rank)} of {SUIT_NAMES[self.suit]}"
+        suit = cast(str, self.suit)  # only a joker has no suit
+        return f"{RANK_NAMES.get(self.rank, self.rank)} of {SUIT_NAMES[suit]}"
 
 
 # Every card but the joker as the games write it (a lookup: logs write cards on every action).

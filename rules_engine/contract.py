@@ -45,9 +45,10 @@ Optional hooks (module attribute → default):
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any, Callable, Protocol
+from typing import Any, Protocol
 
 from .options import Option
 
@@ -63,26 +64,26 @@ class GameModule(Protocol):
     min_players: int
     max_players: int
 
-    def new_game(self, seed: int, players: list[str], options: dict | None = None) -> State: ...
+    def new_game(self, seed: int, players: list[str], options: dict[str, Any] | None = None) -> State: ...
 
     def legal_actions(self, state: State, seat: str) -> list[Action]: ...
 
     def apply(self, state: State, seat: str, action: Action) -> State: ...
 
-    def view(self, state: State, seat: str | None) -> dict: ...
+    def view(self, state: State, seat: str | None) -> dict[str, Any]: ...
 
-    def result(self, state: State) -> dict | None: ...
+    def result(self, state: State) -> dict[str, Any] | None: ...
 
-    def dump(self, state: State) -> dict: ...
+    def dump(self, state: State) -> dict[str, Any]: ...
 
-    def load(self, data: dict) -> State: ...
+    def load(self, data: dict[str, Any]) -> State: ...
 
 
 def _default_label(_state: State, action: Action) -> str:
     return str(action["type"]).replace("_", " ").capitalize()
 
 
-def _no_clock(_state: State) -> dict | None:
+def _no_clock(_state: State) -> dict[str, Any] | None:
     return None
 
 
@@ -94,11 +95,11 @@ def _everyone_counts(_state: State) -> list[str] | None:
     return None
 
 
-def _no_fame(_state: State) -> list[dict]:
+def _no_fame(_state: State) -> list[dict[str, Any]]:
     return []
 
 
-def _no_form_fields(_form: Any, _options: dict) -> None:
+def _no_form_fields(_form: Any, _options: dict[str, Any]) -> None:
     return None
 
 
@@ -117,12 +118,12 @@ class Rules:
     new_game: Callable[..., State]
     legal_actions: Callable[[State, str], list[Action]]
     apply: Callable[[State, str, Action], State]
-    view: Callable[[State, str | None], dict]
-    result: Callable[[State], dict | None]
-    dump: Callable[[State], dict]
-    load: Callable[[dict], State]
+    view: Callable[[State, str | None], dict[str, Any]]
+    result: Callable[[State], dict[str, Any] | None]
+    dump: Callable[[State], dict[str, Any]]
+    load: Callable[[dict[str, Any]], State]
     action_label: Callable[[State, Action], str]
-    turn_clock: Callable[[State], dict | None]
+    turn_clock: Callable[[State], dict[str, Any] | None]
     timed: bool
     server_actions: tuple[str, ...]
     timeout_action: Action | None
@@ -130,13 +131,13 @@ class Rules:
     join_action: Action | None
     lobby_choice_problem: Callable[[str, str, int], str | None]
     living_seats: Callable[[State], list[str] | None]
-    fame_entries: Callable[[State], list[dict]]
+    fame_entries: Callable[[State], list[dict[str, Any]]]
     table: bool
     players_label: str
     blurb: str
     options: tuple[Option, ...]
     test_options: tuple[str, ...]
-    form_options: Callable[[Any, dict], None]
+    form_options: Callable[[Any, dict[str, Any]], None]
     lobby_fields: tuple[Option, ...]
     unique_lobby_fields: tuple[str, ...]
 
@@ -150,8 +151,19 @@ class Rules:
     def of(cls, module: ModuleType) -> Rules:
         """The module's rules with its missing hooks filled in (a missing required part raises)."""
         hooks = vars(module)
-        required = ("slug", "title", "min_players", "max_players",
-                    "new_game", "legal_actions", "apply", "view", "result", "dump", "load")
+        required = (
+            "slug",
+            "title",
+            "min_players",
+            "max_players",
+            "new_game",
+            "legal_actions",
+            "apply",
+            "view",
+            "result",
+            "dump",
+            "load",
+        )
         missing = [name for name in required if name not in hooks]
         if missing:
             raise TypeError(f"game module {module.__name__} lacks {', '.join(missing)}")
@@ -192,4 +204,3 @@ class Rules:
             lobby_fields=tuple(hooks.get("LOBBY_FIELDS", ())),
             unique_lobby_fields=tuple(hooks.get("UNIQUE_LOBBY_FIELDS", ())),
         )
-

@@ -39,7 +39,7 @@ from __future__ import annotations
 import marshal
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from .errors import InvalidAction
 
@@ -123,7 +123,7 @@ def _unknown_type(kind: object) -> str:
     return f"unknown action type {kind!r}"
 
 
-def _unexpected(kind: str, names: list) -> str:
+def _unexpected(kind: str, names: list[Any]) -> str:
     return f"{kind} takes no parameter {', '.join(map(str, names))}"
 
 
@@ -142,7 +142,7 @@ class Wording:
 
     not_an_object: str = "an action must be an object with a type"
     unknown_type: Callable[[object], str] = _unknown_type
-    unexpected: Callable[[str, list], str] = _unexpected
+    unexpected: Callable[[str, list[Any]], str] = _unexpected
     missing: Callable[[str, list[str]], str] | None = _missing
     none_is_absent: bool = False
 
@@ -152,7 +152,7 @@ WORDING = Wording()
 ActionSchemas = Mapping[str, "Mapping[str, Spec] | Variants"]
 
 
-def parse_action(action: object, actions: ActionSchemas, wording: Wording = WORDING) -> dict:
+def parse_action(action: object, actions: ActionSchemas, wording: Wording = WORDING) -> dict[str, Any]:
     """``{"type": ..., **params}``: the action checked against ``actions`` and each value as its
     check returned it, optional parameters left out taking their defaults; ``InvalidAction`` if
     it is malformed. The first problem found is named, looking in this order: the type, a
@@ -161,13 +161,14 @@ def parse_action(action: object, actions: ActionSchemas, wording: Wording = WORD
         raise InvalidAction(wording.not_an_object)
     kind = action.get("type")
     schema = actions.get(kind) if isinstance(kind, str) else None
-    if schema is None:
+    if schema is None or not isinstance(kind, str):  # the second test only tells mypy what the first implies
         raise InvalidAction(wording.unknown_type(kind))
     if type(schema) is Variants:
         choice = action.get(schema.by)
         if not isinstance(choice, str) or choice not in schema.schemas:
             raise InvalidAction(schema.message.format(value=choice))
         schema = schema.schemas[choice]
+    schema = cast("Mapping[str, Spec]", schema)  # a Variants is resolved just above
     for name in action:
         if name not in schema and name != "type":
             unexpected = sorted((n for n in action if n not in schema and n != "type"), key=str)

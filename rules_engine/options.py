@@ -43,8 +43,12 @@ class Option:
 
     def in_range(self, value: object) -> bool:
         """Whether ``value`` is a whole number within this ``int`` option's range."""
-        return type(value) is int and self.minimum is not None and self.maximum is not None \
+        return (
+            type(value) is int
+            and self.minimum is not None
+            and self.maximum is not None
             and self.minimum <= value <= self.maximum
+        )
 
     @property
     def values(self) -> tuple[Any, ...]:
@@ -57,15 +61,16 @@ STACKED_DEAL = Option(
     "Stacked deal",
     "deck",
     group="Advanced",
-    help="Optional: card codes top card first, separated by spaces (e.g. 5C 8D 3H …), to replay a known deal or set a puzzle.",
+    help="Optional: card codes top card first, separated by spaces (e.g. 5C 8D 3H …), to replay a known deal "
+    "or set a puzzle.",
 )
 """A stacked deck, top card first (the games that deal from one standard deck)."""
 
 
-def from_form(schema: tuple[Option, ...], form: Mapping[str, Any]) -> dict:
+def from_form(schema: tuple[Option, ...], form: Mapping[str, Any]) -> dict[str, Any]:
     """The options a creation form asks for, by ``schema``; InvalidAction with a readable reason
     (the field's label) if a field is off."""
-    options: dict = {}
+    options: dict[str, Any] = {}
     for option in schema:
         raw = form.get(option.name)
         if option.kind == "bool":
@@ -83,9 +88,11 @@ def from_form(schema: tuple[Option, ...], form: Mapping[str, Any]) -> dict:
             options[option.name] = value
         elif option.kind == "choice":
             wanted = option.default if raw in (None, "") else raw
-            chosen = next((value for value in option.values if str(value) == str(wanted)), _MISSING)
+            chosen: Any = next((value for value in option.values if str(value) == str(wanted)), _MISSING)
             if chosen is _MISSING:
-                raise InvalidAction(f"{option.label} must be one of: {', '.join(l for _v, l in option.choices)}.")
+                raise InvalidAction(
+                    f"{option.label} must be one of: {', '.join(label for _v, label in option.choices)}."
+                )
             options[option.name] = int(chosen) if str(chosen).isdigit() else chosen
         elif option.kind == "deck":
             codes = str(raw or "").replace(",", " ").split()

@@ -99,8 +99,9 @@ def main() -> None:
     if args.out.exists() and any(args.out.iterdir()):
         parser.error(f"{args.out} is not empty")
     with tempfile.TemporaryDirectory() as tmp:
-        app = create_app({"TESTING": True, "DATABASE_URL": f"sqlite:///{tmp}/snapshots.sqlite3",
-                          "RATELIMIT_ENABLED": False})
+        app = create_app(
+            {"TESTING": True, "DATABASE_URL": f"sqlite:///{tmp}/snapshots.sqlite3", "RATELIMIT_ENABLED": False}
+        )
         written = 0
         for slug, form, players in GAMES:
             for seed in range(1, args.seeds + 1):

@@ -72,13 +72,26 @@ class GameEntry:
 KEYS: dict[str, dict] = {
     # Digits pick choices; the dash takes the arrow keys and 0 (drawn by the page), and leaving
     # or one of many board squares gets no key.
-    "dungeon-cards": {"leave_game": (None, None), "place_marker": (None, None), "choose_start": (None, None),
-                      "dash": (None, None)},
+    "dungeon-cards": {
+        "leave_game": (None, None),
+        "place_marker": (None, None),
+        "choose_start": (None, None),
+        "dash": (None, None),
+    },
     # Leaving kills your adventurer: no key (the page asks for a second, explicit click).
     "dungeon-of-doom": {
-        "pickup": ("p", None), "end_turn": ("e", None), "leave": (None, None),
-        **{f"attack:{d}": (f"Shift+{arrow}", f"Shift+{letter}") for d, arrow, letter in
-           (("N", "ArrowUp", "w"), ("E", "ArrowRight", "d"), ("S", "ArrowDown", "s"), ("W", "ArrowLeft", "a"))},
+        "pickup": ("p", None),
+        "end_turn": ("e", None),
+        "leave": (None, None),
+        **{
+            f"attack:{d}": (f"Shift+{arrow}", f"Shift+{letter}")
+            for d, arrow, letter in (
+                ("N", "ArrowUp", "w"),
+                ("E", "ArrowRight", "d"),
+                ("S", "ArrowDown", "s"),
+                ("W", "ArrowLeft", "a"),
+            )
+        },
     },
 }
 # The front page's order: the solo games first, then the tables.

@@ -1,18 +1,8 @@
 """Configuration from environment variables, in one place.
 
-| variable | meaning | default |
-|---|---|---|
-| `DATABASE_URL` | any SQLAlchemy URL (`sqlite:///path`, `postgresql+psycopg://user:pw@host/db`) | SQLite file `instance/delve.sqlite3` |
-| `REDIS_URL` | Redis shared by several server processes: Socket.IO message queue and rate-limit counters | none (one process, in-memory limits) |
-| `SECRET_KEY` | signs the session (CSRF) cookie and presence tickets | a random key kept in `instance/secret_key` (development); required when `DELVE_ENV=production` |
-| `DELVE_ENV` | `development` or `production` | `development` |
-| `COOKIE_SECURE` | `1` marks cookies `Secure` and sends HSTS (serve behind HTTPS) | `1` in production, else `0` |
-| `TRUSTED_PROXIES` | how many reverse proxies in front set `X-Forwarded-For/-Proto/-Host` | `0` |
-| `RATE_LIMITS` | `0` turns rate limiting off | `1` |
-| `LOG_LEVEL` | Python logging level | `INFO` |
-| `LOG_FORMAT` | `json` (one JSON object a line) or `text` | `json` in production, else `text` |
-| `DELVE_TEST_OPTIONS` | `1` accepts forced dice/positions from the creation form (browser tests only; refused in production) | `0` |
-| `DELVE_INSTANCE_DIR` | where the default SQLite file and the development secret live | `instance/` |
+Every variable, its meaning and its default: the README's "Configuration" table (kept there, in
+one place, for operators). ``from_environment`` reads them; a bad value raises ``ConfigError``
+with a readable, secrets-free message.
 """
 
 from __future__ import annotations
@@ -68,8 +58,9 @@ def check_redis_url(url: str) -> None:
     try:
         parse_url(url)
     except ValueError as error:
-        raise ConfigError(f"REDIS_URL is malformed ({error}): expected redis://host:port/db, "
-                          f"not {redacted(url)!r}") from None
+        raise ConfigError(
+            f"REDIS_URL is malformed ({error}): expected redis://host:port/db, not {redacted(url)!r}"
+        ) from None
 
 
 def from_environment() -> dict:
@@ -81,7 +72,10 @@ def from_environment() -> dict:
     secret = os.environ.get("SECRET_KEY", "")
     if not secret:
         if production:
-            raise ConfigError("SECRET_KEY must be set when DELVE_ENV=production (e.g. `python -c 'import secrets; print(secrets.token_urlsafe(48))'`)")
+            raise ConfigError(
+                "SECRET_KEY must be set when DELVE_ENV=production "
+                "(e.g. `python -c 'import secrets; print(secrets.token_urlsafe(48))'`)"
+            )
         secret = _development_secret_key()
     test_options = _flag("DELVE_TEST_OPTIONS", False)
     if test_options and production:

@@ -39,7 +39,7 @@ class Connections:
     it: a seat is released when its last socket here closes, and connect and disconnect cost the
     same with one socket open or thousands."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self._lock = threading.Lock()
         self._pairs_by_sid: dict[str, set[tuple[str, str]]] = {}
         self._sockets_per_pair: dict[tuple[str, str], int] = {}

@@ -7,6 +7,7 @@ import logging
 import threading
 import time
 from collections import OrderedDict
+from typing import Any
 
 from flask import Blueprint, abort, current_app, g, make_response, redirect, render_template, request, url_for
 from jinja2_fragments.flask import render_blocks
@@ -16,10 +17,10 @@ import rules_engine
 from . import play
 from . import seats as seat_tokens
 from .catalog import BY_SLUG, clean_name, parse_options
-from .rendering import name_seats
 from .limits import ACT, CREATE_GAME, READ, limiter
-from .security import check_csrf
 from .presenters import Scene, present
+from .rendering import name_seats
+from .security import check_csrf
 from .service import GameService
 from .store import StaleVersion, Store
 
@@ -116,15 +117,23 @@ def seat_rows(game: play.LoadedGame, now: float, viewer: str | None = None) -> l
         drop_in = None
         if game.record.status == "running" and not s.connected and not s.gone:
             drop_in = max(0, int(last_seen + GRACE_SECONDS - now))
-        rows.append({"seat": s.seat, "name": s.name, "connected": s.connected, "gone": s.gone, "drop_in": drop_in,
-                     "host": host == s.seat})
+        rows.append(
+            {
+                "seat": s.seat,
+                "name": s.name,
+                "connected": s.connected,
+                "gone": s.gone,
+                "drop_in": drop_in,
+                "host": host == s.seat,
+            }
+        )
     return rows
 
 
 def render_game(game: play.LoadedGame, seat: str | None, *, flash: str | None = None, status: int = 200, log_seen=None):
     entry = BY_SLUG[game.record.slug]
     now = time.time()
-    context = dict(
+    context: dict[str, Any] = dict(
         entry=entry,
         rules=game.rules,
         game_id=game.id,
@@ -159,7 +168,9 @@ def render_game(game: play.LoadedGame, seat: str | None, *, flash: str | None = 
             lobby=game.record.lobby,
             table_size=play.table_size(game.rules, game.record.options),
             is_host=seat is not None and any(row["host"] and row["seat"] == seat for row in context["seats"]),
-            view=None, buttons=[], result=None,
+            view=None,
+            buttons=[],
+            result=None,
         )
         blocks = ["game"]
     else:
@@ -177,8 +188,19 @@ def render_game(game: play.LoadedGame, seat: str | None, *, flash: str | None = 
             new_log=entries_after(log_entries, log_seen),
             next_game=game.record.lobby.get("next"),
         )
-        context.update(present(entry.template_dir, Scene(
-            rules=game.rules, view=view, seat=seat, buttons=buttons, result=result, names=context.get("names") or {})))
+        context.update(
+            present(
+                entry.template_dir,
+                Scene(
+                    rules=game.rules,
+                    view=view,
+                    seat=seat,
+                    buttons=buttons,
+                    result=result,
+                    names=context.get("names") or {},
+                ),
+            )
+        )
         template = f"{entry.template_dir}/game.html"
         blocks = FRAGMENT_BLOCKS
     if is_htmx():
@@ -199,7 +221,9 @@ def create():
     if entry is None or not entry.playable:
         abort(404, description="That game is not available to play yet.")
     try:
-        options = parse_options(entry, request.form, request.files, allow_test_options=current_app.config["TEST_OPTIONS"])
+        options = parse_options(
+            entry, request.form, request.files, allow_test_options=current_app.config["TEST_OPTIONS"]
+        )
         if entry.solo:
             game_id, token = play.start_game(store(), entry.slug, options)
         else:
@@ -320,8 +344,13 @@ def _board(game_id: str, revision: int | None):
     response = render_game(game, seat, log_seen=_log_seen())
     body = response.get_data()
     # Never share a fragment that carries a form token: each browser has its own.
-    shareable = (seat is None and is_htmx() and game.record.revision == revision and response.status_code == 200
-                 and b'name="csrf_token"' not in body)
+    shareable = (
+        seat is None
+        and is_htmx()
+        and game.record.revision == revision
+        and response.status_code == 200
+        and b'name="csrf_token"' not in body
+    )
     return response, body if shareable else None
 
 
@@ -354,7 +383,10 @@ def act(game_id: str):
         abort(400, description="This request did not say which moment of the game it was made in. Reload the page.")
     if based_on != game.version:
         return render_game(
-            game, seat, status=409, log_seen=log_seen,
+            game,
+            seat,
+            status=409,
+            log_seen=log_seen,
             flash="The game had moved on since that click; here is where it stands now.",
         )
     try:
@@ -367,7 +399,10 @@ def act(game_id: str):
     except StaleVersion:
         fresh = game_or_404(game_id)
         return render_game(
-            fresh, seat, status=409, log_seen=log_seen,
+            fresh,
+            seat,
+            status=409,
+            log_seen=log_seen,
             flash="The game had moved on since that click; here is where it stands now.",
         )
     if not is_htmx():
@@ -389,7 +424,10 @@ def _start_from(game_id: str, *, same_deal: bool):
         abort(409, description="This game is still running: it can be started again once it is over.")
     try:
         new_id, token = play.start_game(
-            store(), old.record.slug, old.record.options, seed=old.record.seed if same_deal else None,
+            store(),
+            old.record.slug,
+            old.record.options,
+            seed=old.record.seed if same_deal else None,
             lobby={"same_deal_as": old.id} if same_deal else None,
         )
     except rules_engine.InvalidAction as error:  # options were valid when stored; a rules change could refuse them

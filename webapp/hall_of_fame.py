@@ -67,8 +67,13 @@ _COLUMNS = {
     "date": hall_of_fame.c.created_at,
 }
 # §7.3: level high to low, then current lives high to low, then turns low to high, then earlier first.
-_RANKING = (hall_of_fame.c.level.desc(), hall_of_fame.c.lives.desc(), hall_of_fame.c.turns.asc(),
-            hall_of_fame.c.created_at.asc(), hall_of_fame.c.id.asc())
+_RANKING = (
+    hall_of_fame.c.level.desc(),
+    hall_of_fame.c.lives.desc(),
+    hall_of_fame.c.turns.asc(),
+    hall_of_fame.c.created_at.asc(),
+    hall_of_fame.c.id.asc(),
+)
 
 
 def is_set_deal(*option_sets: dict, replayed: bool = False) -> bool:
@@ -78,9 +83,14 @@ def is_set_deal(*option_sets: dict, replayed: bool = False) -> bool:
 
 
 def _fixed_by_a_player(options: dict) -> bool:
-    return (bool(options.get("deck")) or options.get("shuffles") == "stacked" or bool(options.get("d20_rolls"))
-            or options.get("marker_placement") == "manual" or bool(options.get("stop_walls"))
-            or bool(options.get("redirects")))
+    return (
+        bool(options.get("deck"))
+        or options.get("shuffles") == "stacked"
+        or bool(options.get("d20_rolls"))
+        or options.get("marker_placement") == "manual"
+        or bool(options.get("stop_walls"))
+        or bool(options.get("redirects"))
+    )
 
 
 def record_escapes(conn, game, seat, action, new_state, now) -> None:
@@ -95,45 +105,49 @@ def record_escapes(conn, game, seat, action, new_state, now) -> None:
     names = dict(conn.execute(select(seats.c.seat, seats.c.name).where(seats.c.game_id == game.id)).all())
     recorded = set(conn.execute(select(hall_of_fame.c.seat).where(hall_of_fame.c.game_id == game.id)).scalars())
     in_force = new_state.get("options") if isinstance(new_state.get("options"), dict) else {}
-    set_deal = 1 if is_set_deal(game.record.options, in_force,
-                                replayed=bool(game.record.lobby.get("same_deal_as"))) else 0
+    set_deal = (
+        1 if is_set_deal(game.record.options, in_force, replayed=bool(game.record.lobby.get("same_deal_as"))) else 0
+    )
     for entry in fresh:
         if entry["player"] in recorded:  # never twice for one character and game
             log.info("hall of fame entry for %s in %s already recorded", entry["player"], game.id)
             continue
-        conn.execute(insert(hall_of_fame).values(
-            game_id=game.id,
-            seat=entry["player"],
-            name=names.get(entry["player"], entry["player"]),
-            character_class=entry["class"],
-            level=entry["level"],
-            lives=entry["lives"],
-            max_lives=entry["max_lives"],
-            speed=entry["speed"],
-            bosses=json.dumps(entry.get("bosses_defeated", [])),
-            turns=entry.get("turns_taken", 0),
-            outcome=entry["outcome"],
-            turn_mode=entry["turn_mode"],
-            board=entry["board_size"],
-            mods=json.dumps(entry.get("mods", [])),
-            party_size=entry.get("party_size", 1),
-            created_at=now,
-            set_deal=set_deal,
-        ))
+        conn.execute(
+            insert(hall_of_fame).values(
+                game_id=game.id,
+                seat=entry["player"],
+                name=names.get(entry["player"], entry["player"]),
+                character_class=entry["class"],
+                level=entry["level"],
+                lives=entry["lives"],
+                max_lives=entry["max_lives"],
+                speed=entry["speed"],
+                bosses=json.dumps(entry.get("bosses_defeated", [])),
+                turns=entry.get("turns_taken", 0),
+                outcome=entry["outcome"],
+                turn_mode=entry["turn_mode"],
+                board=entry["board_size"],
+                mods=json.dumps(entry.get("mods", [])),
+                party_size=entry.get("party_size", 1),
+                created_at=now,
+                set_deal=set_deal,
+            )
+        )
 
 
-def entries(store, *, sort: str = "rank", direction: str = "desc", limit: int = SHOWN,
-            set_deals: bool = False) -> list[dict]:
+def entries(
+    store, *, sort: str = "rank", direction: str = "desc", limit: int = SHOWN, set_deals: bool = False
+) -> list[dict]:
     """Hall of Fame rows as plain dicts, sorted by ``sort`` (ties by rank). Each has its §7.3
     ``rank`` among the shuffled deals; set deals are left out unless ``set_deals`` (then listed
     after the others, with no rank)."""
-    ranked = select(
+    query = select(
         hall_of_fame,
         func.row_number().over(partition_by=hall_of_fame.c.set_deal, order_by=_RANKING).label("rank"),
     )
     if not set_deals:
-        ranked = ranked.where(hall_of_fame.c.set_deal == 0)
-    ranked = ranked.subquery()
+        query = query.where(hall_of_fame.c.set_deal == 0)
+    ranked = query.subquery()
     columns = {name: ranked.c[col.name] for name, col in _COLUMNS.items()}
     first = columns.get(sort)
     ordering = [ranked.c.set_deal.asc(), ranked.c.rank.asc()]

@@ -30,9 +30,14 @@ def init_app(app: Flask) -> None:
         from redis.retry import Retry
 
         # A Redis that hangs must not hold every request for redis-py's default 5 s a try.
-        app.config.setdefault("RATELIMIT_STORAGE_OPTIONS", {
-            "socket_timeout": REDIS_TIMEOUT, "socket_connect_timeout": REDIS_TIMEOUT, "retry": Retry(NoBackoff(), 0),
-        })
+        app.config.setdefault(
+            "RATELIMIT_STORAGE_OPTIONS",
+            {
+                "socket_timeout": REDIS_TIMEOUT,
+                "socket_connect_timeout": REDIS_TIMEOUT,
+                "retry": Retry(NoBackoff(), 0),
+            },
+        )
     # If Redis is away for a moment, count in memory rather than refuse every request.
     app.config.setdefault("RATELIMIT_IN_MEMORY_FALLBACK_ENABLED", True)
     app.config.setdefault("RATELIMIT_SWALLOW_ERRORS", True)

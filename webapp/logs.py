@@ -84,8 +84,18 @@ def init_app(app: Flask) -> None:
         elapsed_ms = (time.perf_counter() - g.get("started", time.perf_counter())) * 1000
         access_log.info(
             "%s %s %s %.1fms",
-            request.method, request.path, response.status_code, elapsed_ms,
-            extra={"fields": {"method": request.method, "path": request.path, "status": response.status_code,
-                              "ms": round(elapsed_ms, 1), "htmx": request.headers.get("HX-Request") == "true"}},
+            request.method,
+            request.path,
+            response.status_code,
+            elapsed_ms,
+            extra={
+                "fields": {
+                    "method": request.method,
+                    "path": request.path,
+                    "status": response.status_code,
+                    "ms": round(elapsed_ms, 1),
+                    "htmx": request.headers.get("HX-Request") == "true",
+                }
+            },
         )
         return response

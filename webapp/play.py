@@ -11,6 +11,7 @@ import secrets
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import rules_engine
 from rules_engine import Rules
@@ -33,7 +34,7 @@ CHOICE_KEYS = list("123456789") + [c for c in "0qerftgyhjuiklzxcvbnmop" if c not
 class LoadedGame:
     record: GameRecord
     rules: Rules
-    state: dict
+    state: Any  # the engine's state; None while a table waits for its start
 
     @property
     def id(self) -> str:
@@ -82,11 +83,18 @@ def load_game(store: Store, game_id: str) -> LoadedGame | None:
         return None
     rules = rules_engine.get(record.slug)
     state = rules.load(record.snapshot) if record.snapshot is not None else None
-    return LoadedGame(record, rules, state)
+    return LoadedGame(record, rules, state)  # a waiting room has no state yet: None
 
 
-def start_game(store: Store, slug: str, options: dict, *, seed: int | None = None, name: str = "Adventurer",
-               lobby: dict | None = None):
+def start_game(
+    store: Store,
+    slug: str,
+    options: dict,
+    *,
+    seed: int | None = None,
+    name: str = "Adventurer",
+    lobby: dict | None = None,
+):
     """Create a solo game; returns (game id, the seat's token). Raises InvalidAction for bad options.
 
     ``lobby`` keeps facts about the game's origin (``same_deal_as``: the game whose seed it replays)."""
@@ -156,7 +164,9 @@ def action_from_form(form) -> dict:
     return action
 
 
-def clock_after(rules: Rules, state, record: GameRecord | None, now: float) -> tuple[str | None, float | None, float | None] | None:
+def clock_after(
+    rules: Rules, state, record: GameRecord | None, now: float
+) -> tuple[str | None, float | None, float | None] | None:
     """(turn key, started at, deadline) to store after an action; None for games without a clock.
 
     A turn that goes on keeps its start time; a new turn starts now (10.6)."""
@@ -174,8 +184,9 @@ def clock_after(rules: Rules, state, record: GameRecord | None, now: float) -> t
     return (key, started, deadline)
 
 
-def act(store: Store, game: LoadedGame, seat: str, action: dict, *, by_server: bool = False,
-        writers: Sequence[Writer] = ()) -> Applied:
+def act(
+    store: Store, game: LoadedGame, seat: str, action: dict, *, by_server: bool = False, writers: Sequence[Writer] = ()
+) -> Applied:
     """Apply and persist one action based on ``game.version`` (ringing is the caller's:
     ``service.GameService.act`` does both).
 
@@ -219,8 +230,12 @@ def _apply(game: LoadedGame, seat: str, action: dict) -> dict:
     except (TypeError, KeyError, IndexError, AttributeError, ValueError, RecursionError) as error:
         if action in game.rules.legal_actions(game.state, seat):  # a real engine bug: a 500, logged
             raise
-        log.warning("%s: the engine raised %s on a malformed %r action (it should raise InvalidAction)",
-                    game.record.slug, type(error).__name__, str(action.get("type"))[:40])
+        log.warning(
+            "%s: the engine raised %s on a malformed %r action (it should raise InvalidAction)",
+            game.record.slug,
+            type(error).__name__,
+            str(action.get("type"))[:40],
+        )
         raise rules_engine.InvalidAction("That action is not one this game understands.") from None
 
 
@@ -270,6 +285,8 @@ def table_size(rules: Rules, options: dict) -> int:
 def replay(store: Store, game_id: str) -> dict:
     """The state rebuilt from seed, options and the action log alone (the snapshot is only a cache)."""
     record = store.load(game_id)
+    if record is None:
+        raise KeyError(f"no game {game_id}")
     rules = rules_engine.get(record.slug)
     state = rules.new_game(seed=record.seed, players=record.players, options=record.options)
     for _seq, seat, action in store.actions(game_id):

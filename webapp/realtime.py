@@ -49,9 +49,15 @@ class RedisDoorbell(RedisManager):
         from redis.backoff import NoBackoff
         from redis.retry import Retry
 
-        super().__init__(url, channel=channel, redis_options={
-            "socket_timeout": self.TIMEOUT, "socket_connect_timeout": self.TIMEOUT, "retry": Retry(NoBackoff(), 0),
-        })
+        super().__init__(
+            url,
+            channel=channel,
+            redis_options={
+                "socket_timeout": self.TIMEOUT,
+                "socket_connect_timeout": self.TIMEOUT,
+                "retry": Retry(NoBackoff(), 0),
+            },
+        )
         self._paused_until = 0.0
 
     def _publish(self, data):
@@ -64,8 +70,11 @@ class RedisDoorbell(RedisManager):
         except Exception as error:  # any Redis trouble: never the request's problem
             self.connected = False
             self._paused_until = time.monotonic() + self.PAUSE
-            log.error("cannot publish to Redis (%s): pushes to other processes paused for %.0f s",
-                      type(error).__name__, self.PAUSE)
+            log.error(
+                "cannot publish to Redis (%s): pushes to other processes paused for %.0f s",
+                type(error).__name__,
+                self.PAUSE,
+            )
             return None
 
 
@@ -93,7 +102,9 @@ def announce_restart() -> None:
 
 def push_chat(game_id: str, message: dict) -> None:
     """Chat is the one thing pushed as data: it is public to the table and escaped by the page."""
-    socketio.emit("chat", {"name": message["name"], "seat": message["seat"], "text": message["text"]}, to=room_of(game_id))
+    socketio.emit(
+        "chat", {"name": message["name"], "seat": message["seat"], "text": message["text"]}, to=room_of(game_id)
+    )
 
 
 def _store():
@@ -146,13 +157,17 @@ event_budgets = EventBudgets(EVENT_BURST, EVENTS_PER_SECOND)
 
 
 def _shut_out_flooder() -> None:
-    sid = request.sid
+    sid = request.sid  # type: ignore[attr-defined]  # Flask-SocketIO sets it on the request
     # Local only: the socket is on this process, and a message queue would deliver the reason
     # after the disconnect below.
     emit("flooded", {"reason": FLOODED_REASON}, to=sid, ignore_queue=True)
     transport = socketio.server.eio.sockets.get(socketio.server.manager.eio_sid_from_sid(sid, "/"))
-    log.warning("socket %s went over its message budget (%d at once, %g a second): disconnected",
-                sid, EVENT_BURST, EVENTS_PER_SECOND)
+    log.warning(
+        "socket %s went over its message budget (%d at once, %g a second): disconnected",
+        sid,
+        EVENT_BURST,
+        EVENTS_PER_SECOND,
+    )
     disconnect(sid)
     if transport is not None:
         # The transport too: after the namespace's DISCONNECT alone, a client could CONNECT

@@ -22,7 +22,7 @@ def card(code: str) -> Card:
 def keyname(key: str) -> str:
     """How a shortcut is shown on its button: "ArrowUp" -> "↑", "Shift+ArrowUp" -> "⇧↑"."""
     if key.startswith("Shift+"):
-        return "⇧" + keyname(key[len("Shift+"):])
+        return "⇧" + keyname(key[len("Shift+") :])
     return KEY_NAMES.get(key, key.upper())
 
 

@@ -7,7 +7,8 @@ import hashlib
 import hmac
 import secrets
 
-from flask import Request, Response
+from flask import Request
+from werkzeug.wrappers import Response
 
 COOKIE_NAME = "delve_seat"
 COOKIE_MAX_AGE = 60 * 60 * 24 * 365

@@ -111,15 +111,24 @@ class GameService:
             raise Refused(409, "This game has started and does not take newcomers; you can watch it.")
         running = status == "running"
         if running and self.store.seats_from(game.id, origin) >= SEATS_PER_ADDRESS:
-            raise Refused(409, f"This game already took {SEATS_PER_ADDRESS} seats from your connection; "
-                               "you can watch it, or join the next game.")
+            raise Refused(
+                409,
+                f"This game already took {SEATS_PER_ADDRESS} seats from your connection; "
+                "you can watch it, or join the next game.",
+            )
         token = seat_tokens.new_token()
         if running:
             limit, counted = ROSTER_CAP, _living_counter(game)
         else:
             limit, counted = play.table_size(game.rules, game.record.options), None
-        taken = self.store.add_seat(game.id, name=name, token_hash=seat_tokens.hash_token(token), limit=limit,
-                                    origin=origin if running else None, counted=counted)
+        taken = self.store.add_seat(
+            game.id,
+            name=name,
+            token_hash=seat_tokens.hash_token(token),
+            limit=limit,
+            origin=origin if running else None,
+            counted=counted,
+        )
         if taken is None:
             raise Refused(409, "Every seat at this table is taken; you can still watch.")
         seat, revision = taken
@@ -181,8 +190,9 @@ class GameService:
             return
         lobby["choices"] = {k: v for k, v in picked.items() if v}
         try:
-            revision = self.store.update_waiting_seat(game.id, seat, name=new_name, lobby=lobby,
-                                                      expected_revision=game.record.revision)
+            revision = self.store.update_waiting_seat(
+                game.id, seat, name=new_name, lobby=lobby, expected_revision=game.record.revision
+            )
         except StaleVersion:
             raise Refused(409, "The table changed at the same moment; please choose again.") from None
         self.ring(game.id, revision)
@@ -213,7 +223,9 @@ class GameService:
                 clock=play.clock_after(game.rules, state, None, time.time()) or (None, None, None),
             )
         except StaleVersion:
-            raise Refused(409, "Someone joined or changed their choice just now; check the table and start again.") from None
+            raise Refused(
+                409, "Someone joined or changed their choice just now; check the table and start again."
+            ) from None
         self.ring(game.id, revision)
 
     def leave_waiting_room(self, game_id: str, seat: str) -> None:
@@ -244,7 +256,7 @@ class GameService:
                 continue  # someone joined or chose meanwhile: redo it on theirs
 
     def play_again(self, game: play.LoadedGame, seat: str, options: dict) -> Seated | str:
-        """"Play again" at a finished table: the first player to ask opens a new table with
+        """ "Play again" at a finished table: the first player to ask opens a new table with
         ``options``; everyone else who asks is seated there under the name they had. Two players
         asking at once both open one and exactly one is recorded as the next table: the other is
         removed unseen and its opener is seated at the winner instead. Returns the new seat, or
@@ -271,8 +283,12 @@ class GameService:
         if play.name_taken(seats_there, name):
             name = clean_name(f"{name} ({seat})", name)
         token = seat_tokens.new_token()
-        taken = self.store.add_seat(next_id, name=name, token_hash=seat_tokens.hash_token(token),
-                                    limit=play.table_size(following.rules, following.record.options))
+        taken = self.store.add_seat(
+            next_id,
+            name=name,
+            token_hash=seat_tokens.hash_token(token),
+            limit=play.table_size(following.rules, following.record.options),
+        )
         if taken is None:
             raise Refused(409, "The new table is already full; you can watch it.")
         self.ring(next_id, taken[1])

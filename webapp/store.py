@@ -26,12 +26,12 @@ from sqlalchemy import (
     Text,
     UniqueConstraint,
     create_engine,
+    delete,
     event,
+    func,
     insert,
     select,
     update,
-    delete,
-    func,
 )
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
@@ -254,8 +254,14 @@ class Store:
             for seat, (name, token_hash) in seat_tokens.items():
                 conn.execute(
                     insert(seats).values(
-                        game_id=game_id, seat=seat, name=name, token_hash=token_hash,
-                        joined_at=now, connected=0, last_seen=now, gone=0,
+                        game_id=game_id,
+                        seat=seat,
+                        name=name,
+                        token_hash=token_hash,
+                        joined_at=now,
+                        connected=0,
+                        last_seen=now,
+                        gone=0,
                     )
                 )
         return game_id
@@ -326,7 +332,9 @@ class Store:
         try:
             with self.engine.begin() as conn:
                 revision = conn.execute(
-                    update(games).where(games.c.id == game_id, games.c.version == expected_version).values(**values)
+                    update(games)
+                    .where(games.c.id == game_id, games.c.version == expected_version)
+                    .values(**values)
                     .returning(games.c.revision)
                 ).scalar()
                 if revision is None:
@@ -372,8 +380,9 @@ class Store:
                 raise StaleVersion(-1)
         return expected_revision + 1
 
-    def update_waiting_seat(self, game_id: str, seat: str, *, name: str | None, lobby: dict,
-                            expected_revision: int) -> int:
+    def update_waiting_seat(
+        self, game_id: str, seat: str, *, name: str | None, lobby: dict, expected_revision: int
+    ) -> int:
         """A seat's new name (None: unchanged) and the waiting room's new state, in one transaction,
         if nobody changed the game meanwhile (else StaleVersion, and nothing is written); the new
         revision."""
@@ -408,7 +417,8 @@ class Store:
                 if lobby.get("next"):
                     return lobby["next"], None
                 revision = conn.execute(
-                    update(games).where(games.c.id == game_id, games.c.lobby == row[0])
+                    update(games)
+                    .where(games.c.id == game_id, games.c.lobby == row[0])
                     .values(lobby=_json(dict(lobby, next=next_id)), revision=games.c.revision + 1)
                     .returning(games.c.revision)
                 ).scalar()
@@ -427,8 +437,16 @@ class Store:
             conn.execute(delete(seats).where(seats.c.game_id == game_id))
             conn.execute(delete(games).where(games.c.id == game_id))
 
-    def start(self, game_id: str, *, expected_revision: int, players: list[str], options: dict,
-              snapshot: dict, clock: tuple[str | None, float | None, float | None]) -> int:
+    def start(
+        self,
+        game_id: str,
+        *,
+        expected_revision: int,
+        players: list[str],
+        options: dict,
+        snapshot: dict,
+        clock: tuple[str | None, float | None, float | None],
+    ) -> int:
         """The waiting room becomes a running game (version stays 0: no action yet)."""
         now = time.time()
         with self.engine.begin() as conn:
@@ -436,9 +454,15 @@ class Store:
                 update(games)
                 .where(games.c.id == game_id, games.c.revision == expected_revision, games.c.status == "waiting")
                 .values(
-                    status="running", players=_json(players), options=_json(options), snapshot=_json(snapshot),
-                    revision=games.c.revision + 1, updated_at=now,
-                    turn_key=clock[0], turn_started_at=clock[1], turn_deadline=clock[2],
+                    status="running",
+                    players=_json(players),
+                    options=_json(options),
+                    snapshot=_json(snapshot),
+                    revision=games.c.revision + 1,
+                    updated_at=now,
+                    turn_key=clock[0],
+                    turn_started_at=clock[1],
+                    turn_deadline=clock[2],
                 )
             )
             if bumped.rowcount != 1:
@@ -457,14 +481,17 @@ class Store:
 
     def seats(self, game_id: str) -> list[SeatRecord]:
         with self.engine.connect() as conn:
-            rows = conn.execute(select(seats).where(seats.c.game_id == game_id).order_by(seats.c.joined_at, seats.c.seat)).mappings()
+            rows = conn.execute(
+                select(seats).where(seats.c.game_id == game_id).order_by(seats.c.joined_at, seats.c.seat)
+            ).mappings()
             return [
                 SeatRecord(r["seat"], r["name"], r["joined_at"], bool(r["connected"]), r["last_seen"], bool(r["gone"]))
                 for r in rows
             ]
 
-    def add_seat(self, game_id: str, *, name: str, token_hash: str, limit: int, origin: str | None = None,
-                 counted=None) -> tuple[str, int] | None:
+    def add_seat(
+        self, game_id: str, *, name: str, token_hash: str, limit: int, origin: str | None = None, counted=None
+    ) -> tuple[str, int] | None:
         """Take the next free seat ("p2", "p3", …) if fewer than ``limit`` are taken: (seat, the
         game's new revision); None if full.
 
@@ -484,8 +511,15 @@ class Store:
                 with self.engine.begin() as conn:
                     conn.execute(
                         insert(seats).values(
-                            game_id=game_id, seat=seat, name=name, token_hash=token_hash,
-                            joined_at=now, connected=0, last_seen=now, gone=0, origin=origin,
+                            game_id=game_id,
+                            seat=seat,
+                            name=name,
+                            token_hash=token_hash,
+                            joined_at=now,
+                            connected=0,
+                            last_seen=now,
+                            gone=0,
+                            origin=origin,
                         )
                     )
                     revision = _bump(conn, game_id)
@@ -520,7 +554,9 @@ class Store:
                 .values(connected=1 if connected else 0, last_seen=now)
             ).rowcount
             if not changed:
-                conn.execute(update(seats).where(seats.c.game_id == game_id, seats.c.seat == seat).values(last_seen=now))
+                conn.execute(
+                    update(seats).where(seats.c.game_id == game_id, seats.c.seat == seat).values(last_seen=now)
+                )
                 return None
             return _bump(conn, game_id)
 
@@ -531,7 +567,9 @@ class Store:
         now = time.time()
         with self.engine.begin() as conn:
             for game_id, seat in pairs:
-                conn.execute(update(seats).where(seats.c.game_id == game_id, seats.c.seat == seat).values(last_seen=now))
+                conn.execute(
+                    update(seats).where(seats.c.game_id == game_id, seats.c.seat == seat).values(last_seen=now)
+                )
 
     def mark_gone(self, game_id: str, seat: str) -> None:
         with self.engine.begin() as conn:
@@ -543,16 +581,21 @@ class Store:
             rows = conn.execute(
                 select(seats.c.game_id, seats.c.seat)
                 .join(games, games.c.id == seats.c.game_id)
-                .where(games.c.status == "running", seats.c.connected == 0, seats.c.gone == 0,
-                       seats.c.last_seen < older_than)
+                .where(
+                    games.c.status == "running",
+                    seats.c.connected == 0,
+                    seats.c.gone == 0,
+                    seats.c.last_seen < older_than,
+                )
             )
             return [(g, s) for g, s in rows]
 
     def due_turns(self, now: float) -> list[str]:
         with self.engine.connect() as conn:
             rows = conn.execute(
-                select(games.c.id).where(games.c.status == "running", games.c.turn_deadline.is_not(None),
-                                         games.c.turn_deadline <= now)
+                select(games.c.id).where(
+                    games.c.status == "running", games.c.turn_deadline.is_not(None), games.c.turn_deadline <= now
+                )
             )
             return [r[0] for r in rows]
 
@@ -565,7 +608,9 @@ class Store:
             conn.execute(update(seats).where(seats.c.game_id.in_(running)).values(connected=0, last_seen=now))
             conn.execute(
                 update(games)
-                .where(games.c.status == "running", games.c.turn_deadline.is_not(None), games.c.turn_deadline < now + grace)
+                .where(
+                    games.c.status == "running", games.c.turn_deadline.is_not(None), games.c.turn_deadline < now + grace
+                )
                 .values(turn_deadline=now + grace)
             )
 
@@ -575,7 +620,9 @@ class Store:
         now = time.time()
         with self.engine.begin() as conn:
             result = conn.execute(insert(chat).values(game_id=game_id, seat=seat, name=name, text=text, created_at=now))
-            message_id = result.inserted_primary_key[0]
+            inserted = result.inserted_primary_key
+            assert inserted is not None  # an INSERT always reports its key
+            message_id = inserted[0]
         return {"id": message_id, "seat": seat, "name": name, "text": text, "at": now}
 
     def chat(self, game_id: str, limit: int = 50) -> list[dict]:
@@ -591,6 +638,7 @@ class Store:
     def recent_chat_count(self, game_id: str, seat: str, since: float) -> int:
         with self.engine.connect() as conn:
             return conn.execute(
-                select(func.count()).select_from(chat)
+                select(func.count())
+                .select_from(chat)
                 .where(chat.c.game_id == game_id, chat.c.seat == seat, chat.c.created_at >= since)
             ).scalar_one()

@@ -142,7 +142,7 @@ def chat(game_id: str):
 @bp.post("/g/<game_id>/again")
 @limiter.limit(CREATE_GAME)
 def play_again(game_id: str):
-    """"Play again" at a finished multiplayer game: everyone who asks lands at one new table
+    """ "Play again" at a finished multiplayer game: everyone who asks lands at one new table
     with the same options, under the name they had."""
     check_csrf()
     game, seat = _seated(game_id)

@@ -160,12 +160,16 @@ _TARGET = kit.Param(_POS_SET, "{value!r} is not a dungeon position (r1c1 … r7c
 # The parameters of each action (``kit.parse_action``); a king item's depend on the king.
 ACTIONS: dict[str, dict[str, kit.Spec] | kit.Variants] = {
     "play": {"card": _CARD, "target": _TARGET, "double": kit.Param(bool, optional=True, default=False)},
-    "use_item": kit.Variants("item", {
-        "KH": {"item": ITEMS, "card": _CARD},
-        "KD": {"item": ITEMS},
-        "KS": {"item": ITEMS, "target": _TARGET},
-        "KC": {"item": ITEMS},
-    }, "use_item needs an item: KH, KD, KS or KC"),
+    "use_item": kit.Variants(
+        "item",
+        {
+            "KH": {"item": ITEMS, "card": _CARD},
+            "KD": {"item": ITEMS},
+            "KS": {"item": ITEMS, "target": _TARGET},
+            "KC": {"item": ITEMS},
+        },
+        "use_item needs an item: KH, KD, KS or KC",
+    ),
     "peek_decision": {"move_to_top": bool},
     "end_turn": {},
     "resign": {},
@@ -203,7 +207,7 @@ def _monster_word(code: str) -> str:
 # --- Setup --------------------------------------------------------------------------------
 
 
-def new_game(seed: int, players: list[str], options: dict | None = None) -> dict:
+def new_game(seed: int, players: list[str], options: dict[str, Any] | None = None) -> dict[str, Any]:
     """A fresh game for one player: deal, settle the bottom row, draw turn 1 (3.5).
 
     >>> deck = ["JH", "QH"] + [c for c in ALL_CARDS if c not in ("JH", "QH")]
@@ -265,24 +269,25 @@ def new_game(seed: int, players: list[str], options: dict | None = None) -> dict
 # --- Queries ------------------------------------------------------------------------------
 
 
-def _seat(state: dict) -> str:
-    return state["players"][0]
+def _seat(state: dict[str, Any]) -> str:
+    seat: str = state["players"][0]
+    return seat
 
 
-def _face_up_monsters(state: dict) -> list[str]:
+def _face_up_monsters(state: dict[str, Any]) -> list[str]:
     dungeon = state["dungeon"]
     return [p for p in POSITIONS if dungeon[p] is not None and dungeon[p]["face_up"]]
 
 
-def _card_value(attack_card: dict) -> int:
+def _card_value(attack_card: dict[str, Any]) -> int:
     return power_value(attack_card["card"]) * (2 if attack_card["doubled"] else 1)
 
 
-def _attack_sum(slot: dict) -> int:
+def _attack_sum(slot: dict[str, Any]) -> int:
     return sum(_card_value(a) for a in slot["attack"])
 
 
-def _check_play(state: dict, card: str, target: str, double: bool) -> None:
+def _check_play(state: dict[str, Any], card: str, target: str, double: bool) -> None:
     """Raise ``IllegalAction`` unless placing ``card`` on ``target`` is legal now (4.2)."""
     if card not in state["hand"]:
         raise IllegalAction(f"{card} is not in your hand")
@@ -325,7 +330,7 @@ def _article(word: str) -> str:
     return "an" if word[0] in "aeiou8" else "a"
 
 
-def legal_actions(state: dict, seat: str) -> list[dict]:
+def legal_actions(state: dict[str, Any], seat: str) -> list[dict[str, Any]]:
     """Every action ``seat`` may take now, each accepted by ``apply`` (10.4).
 
     >>> s = new_game(3, ["p1"])
@@ -342,7 +347,7 @@ def legal_actions(state: dict, seat: str) -> list[dict]:
             {"type": "peek_decision", "move_to_top": False},
             {"type": "resign"},
         ]
-    actions: list[dict] = []
+    actions: list[dict[str, Any]] = []
     hand = list(dict.fromkeys(state["hand"]))
     targets = _face_up_monsters(state)
     inventory = state["inventory"]
@@ -366,7 +371,7 @@ def legal_actions(state: dict, seat: str) -> list[dict]:
     return actions
 
 
-def _item_uses(state: dict, item: str) -> list[dict]:
+def _item_uses(state: dict[str, Any], item: str) -> list[dict[str, Any]]:
     """Every legal use of a held ``item`` while the attack phase runs (section 6, 10.4)."""
     if item == "KH":
         return [{"type": "use_item", "item": "KH", "card": card} for card in dict.fromkeys(state["hand"])]
@@ -391,7 +396,7 @@ _GAME_OVER = "the game is over"
 _DECIDE_FIRST = "first decide where the K♦ card goes"
 
 
-def item_status(state: dict) -> list[dict]:
+def item_status(state: dict[str, Any]) -> list[dict[str, Any]]:
     """Each unused king of the inventory, in order: ``item``, ``usable`` (some ``use_item`` with
     it is legal now) and ``reason`` (why not, else ``None``), from the same code as
     ``legal_actions``. The K♠ may still double a card being placed when ``usable`` is false.
@@ -415,13 +420,13 @@ def item_status(state: dict) -> list[dict]:
     return out
 
 
-def _discard_count(state: dict) -> int:
+def _discard_count(state: dict[str, Any]) -> int:
     """How many hand cards ``end_turn`` moves to the hit row now: one hit per card, in hand order,
     stopping at the fifth hit (4.4, ruling 17). The one count both ``end_turn`` and its forecast use."""
     return min(len(state["hand"]), MAX_HITS - len(state["hit_row"]))
 
 
-def end_turn_cost(state: dict) -> dict | None:
+def end_turn_cost(state: dict[str, Any]) -> dict[str, Any] | None:
     """What ending the turn now would cost, or ``None`` while ``end_turn`` is not legal.
 
     ``hits``: the cards that would become hits (cards in hand, jokers included, but never past
@@ -440,7 +445,7 @@ def end_turn_cost(state: dict) -> dict | None:
     return {"hits": hits, "hits_after": after, "fatal": after >= MAX_HITS}
 
 
-def result(state: dict) -> dict | None:
+def result(state: dict[str, Any]) -> dict[str, Any] | None:
     """``None`` while the game runs, else winners, score and reason (10.7).
 
     The score is ``100 × defeated``, plus ``1000 + 10 × (5 − hits)`` for a win. Extra keys:
@@ -466,7 +471,7 @@ def result(state: dict) -> dict | None:
 # --- Actions ------------------------------------------------------------------------------
 
 
-def apply(state: dict, seat: str, action: dict) -> dict:
+def apply(state: dict[str, Any], seat: str, action: dict[str, Any]) -> dict[str, Any]:
     """The state after ``seat`` takes ``action``; the input state is never changed.
 
     Raises ``InvalidAction`` for a malformed action, ``IllegalAction`` for one the rules forbid.
@@ -521,7 +526,7 @@ def apply(state: dict, seat: str, action: dict) -> dict:
     return new
 
 
-def _check_item(state: dict, act: dict) -> None:
+def _check_item(state: dict[str, Any], act: dict[str, Any]) -> None:
     item = act["item"]
     if item not in state["inventory"]:
         raise IllegalAction(f"you have no {pretty(item)}")
@@ -545,7 +550,7 @@ def _check_item(state: dict, act: dict) -> None:
         raise IllegalAction(_EMPTY_DECK)
 
 
-def _use_item(state: dict, act: dict) -> None:
+def _use_item(state: dict[str, Any], act: dict[str, Any]) -> None:
     item = act["item"]
     log = state["log"]
     if item == "KH":
@@ -573,7 +578,7 @@ def _use_item(state: dict, act: dict) -> None:
         log.append(f"K♣: drew {card}")
 
 
-def _decide_peek(state: dict, move_to_top: bool) -> None:
+def _decide_peek(state: dict[str, Any], move_to_top: bool) -> None:
     card = state["pending"]["card"]
     state["pending"] = None
     deck = state["power_deck"]
@@ -588,7 +593,7 @@ def _decide_peek(state: dict, move_to_top: bool) -> None:
         state["log"].append(f"K♦: {card} {where}")
 
 
-def _play(state: dict, card: str, target: str, double: bool) -> None:
+def _play(state: dict[str, Any], card: str, target: str, double: bool) -> None:
     """Place a card (already checked legal) and defeat the monster on its third card (4.3)."""
     state["hand"].remove(card)
     slot = state["dungeon"][target]
@@ -619,7 +624,7 @@ def _play(state: dict, card: str, target: str, double: bool) -> None:
         log.append("Dungeon cleared!")
 
 
-def _end_turn(state: dict) -> None:
+def _end_turn(state: dict[str, Any]) -> None:
     """Discard card by card, stopping at the fifth hit (4.4)."""
     hand, hits = state["hand"], state["hit_row"]
     moved = _discard_count(state)
@@ -631,7 +636,7 @@ def _end_turn(state: dict) -> None:
         state["log"].append("Fifth hit — the monsters win")
 
 
-def _settle(state: dict) -> None:
+def _settle(state: dict[str, Any]) -> None:
     """Turn up every uncovered face-down card; revealed jokers join the hand (3.4)."""
     dungeon = state["dungeon"]
     changed = True
@@ -653,7 +658,7 @@ def _settle(state: dict) -> None:
                 state["log"].append(f"{pos} revealed: {pretty(slot['card'])}")
 
 
-def _start_turn(state: dict) -> None:
+def _start_turn(state: dict[str, Any]) -> None:
     """The draw phase (4.1); an empty deck loses out of power (7, unreachable)."""
     deck = state["power_deck"]
     if not deck:
@@ -672,7 +677,7 @@ def _start_turn(state: dict) -> None:
 # --- View, labels, persistence --------------------------------------------------------------
 
 
-def view(state: dict, seat: str | None) -> dict:
+def view(state: dict[str, Any], seat: str | None) -> dict[str, Any]:
     """What ``seat`` (or a spectator, ``None``) may see; the shape is in the module docstring.
 
     >>> v = view(new_game(11, ["p1"]), None)
@@ -720,7 +725,7 @@ def view(state: dict, seat: str | None) -> dict:
     }
 
 
-def monster_view(pos: str, card: str, attack: list[dict]) -> dict:
+def monster_view(pos: str, card: str, attack: list[dict[str, Any]]) -> dict[str, Any]:
     """A face-up monster as ``view`` shows it, with what it still needs (10.3); the how-to-play
     pictures are drawn through it too. ``attack``: the cards on it in order, ``{card, doubled}``.
 
@@ -746,7 +751,7 @@ def monster_view(pos: str, card: str, attack: list[dict]) -> dict:
     }
 
 
-def action_label(state: dict, action: dict) -> str:
+def action_label(state: dict[str, Any], action: dict[str, Any]) -> str:
     """A short label for an action, for a button on the web page.
 
     >>> s = new_game(5, ["p1"])
@@ -789,7 +794,7 @@ def action_label(state: dict, action: dict) -> str:
     return "K♣: draw a card"
 
 
-def _copy(state: dict) -> dict:
+def _copy(state: dict[str, Any]) -> dict[str, Any]:
     """A copy deep enough that mutating it never touches ``state`` (options and log strings are shared)."""
     new = dict(state)
     for key in ("power_deck", "hand", "hit_row", "clear_pile", "inventory", "log", "players"):
@@ -805,11 +810,12 @@ def _copy(state: dict) -> dict:
     return new
 
 
-def dump(state: dict) -> dict:
+def dump(state: dict[str, Any]) -> dict[str, Any]:
     """The state as JSON-safe data (a copy)."""
-    return kit.deep_copy(state)
+    copy: dict[str, Any] = kit.deep_copy(state)
+    return copy
 
 
-def load(data: dict) -> dict:
+def load(data: dict[str, Any]) -> dict[str, Any]:
     """A state from ``dump`` output (exact round trip)."""
     return dump(data)

@@ -22,13 +22,14 @@ after setup; ``room_status`` / ``room_order`` are lists indexed by room id − 1
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, cast
 
 from .. import kit
 from ..cards import Card, check_stacked_deck, pretty, rank_value, seeded_rng, shuffled, standard_deck
 from ..errors import IllegalAction, InvalidAction
-from ..options import STACKED_DEAL, Option
 from ..grid import DIRECTION_NAMES, DIRECTIONS, connected_regions, in_bounds, neighbours, step
+from ..options import STACKED_DEAL, Option
 
 slug = "shuffle-and-doom"
 title = "Shuffle and Doom!"
@@ -77,7 +78,7 @@ def _card(_name: str, code: Any) -> str:
     Card.parse(code)
     if code == "JK":
         raise InvalidAction("there are no jokers in this game")
-    return code
+    return cast(str, code)  # Card.parse refused anything but a card code
 
 
 def _cell_pair(_name: str, to: Any) -> Any:
@@ -130,11 +131,11 @@ def _red(code: str) -> bool:
     return code[-1] in "HD"
 
 
-def _cell(pos) -> str:
+def _cell(pos: Sequence[int]) -> str:
     return f"({pos[0]},{pos[1]})"
 
 
-def _join(codes) -> str:
+def _join(codes: Sequence[str]) -> str:
     return ", ".join(codes) if codes else "nothing"
 
 
@@ -142,7 +143,7 @@ def _join(codes) -> str:
 # Setup
 
 
-def _validate_options(options: dict | None) -> tuple[dict, list[str] | None]:
+def _validate_options(options: dict[str, Any] | None) -> tuple[dict[str, Any], list[str] | None]:
     if options is None:
         options = {}
     if not isinstance(options, dict):
@@ -175,7 +176,7 @@ def _validate_options(options: dict | None) -> tuple[dict, list[str] | None]:
     return clean, deck
 
 
-def _compute_map(s: dict) -> None:
+def _compute_map(s: dict[str, Any]) -> None:
     n = s["size"]
     top, side = s["top"], s["side"]
     filled = [(r, c) for r in range(1, n + 1) for c in range(1, n + 1) if _red(side[r - 1]) != _red(top[c - 1])]
@@ -192,7 +193,7 @@ def _compute_map(s: dict) -> None:
     s["room_order"] = [None] * len(rooms)
 
 
-def new_game(seed: int, players: list[str], options: dict | None = None) -> dict:
+def new_game(seed: int, players: list[str], options: dict[str, Any] | None = None) -> dict[str, Any]:
     """Deal a new dungeon: headers, map (redealt while empty), required swaps.
 
     >>> new_game(3, ["p1"], {"size": 3})
@@ -259,11 +260,11 @@ def new_game(seed: int, players: list[str], options: dict | None = None) -> dict
     return s
 
 
-def _swap_possible(s: dict) -> bool:
+def _swap_possible(s: dict[str, Any]) -> bool:
     return any(len({_red(c) for c in s[name]}) == 2 for name in SETS)
 
 
-def _advance_setup(s: dict) -> None:
+def _advance_setup(s: dict[str, Any]) -> None:
     """Work out the next required header swap (section 9), else move on to choosing the set."""
     while s["swap_checks"]:
         option = s["swap_checks"][0]
@@ -286,7 +287,7 @@ def _advance_setup(s: dict) -> None:
     s["phase"] = "choose_set"
 
 
-def _set_stats(s: dict, name: str) -> dict:
+def _set_stats(s: dict[str, Any], name: str) -> dict[str, Any]:
     """The statistics choosing set ``name`` gives, before the diamond bonuses."""
     base = 7 if s["options"]["base_stats_7"] else 3
     stats = {"health": 7, "attack": base, "intelligence": base}
@@ -302,7 +303,7 @@ def _set_stats(s: dict, name: str) -> dict:
     return stats
 
 
-def _finish_setup(s: dict) -> None:
+def _finish_setup(s: dict[str, Any]) -> None:
     # Setup step 7: headers go under the deck, top set in column order then side set.
     s["draw"].extend(s["top"] + s["side"])
     s["log"].append("The header cards go to the bottom of the deck: " + " ".join(s["top"] + s["side"]) + ".")
@@ -316,7 +317,7 @@ def _finish_setup(s: dict) -> None:
 # Rooms, drawing, exhaustion
 
 
-def _exhaust(s: dict) -> bool:
+def _exhaust(s: dict[str, Any]) -> bool:
     """Section 8: rebuild the draw pile from the returned pile, the hand and the gold pile."""
     temporary = s["options"]["temporary_consumables"]
     pool = list(s["returned"]) + [g["code"] for g in s["gold_pile"]]
@@ -347,7 +348,7 @@ def _exhaust(s: dict) -> bool:
     return True
 
 
-def _make_card(code: str, value: int, loot_present: bool) -> dict:
+def _make_card(code: str, value: int, loot_present: bool) -> dict[str, Any]:
     suit = _suit(code)
     if suit == "S":
         return {"code": code, "role": "enemy", "value": value, "strength": value}
@@ -355,7 +356,7 @@ def _make_card(code: str, value: int, loot_present: bool) -> dict:
     return {"code": code, "role": role, "value": value, "strength": None}
 
 
-def _enter(s: dict, r: int, c: int) -> None:
+def _enter(s: dict[str, Any], r: int, c: int) -> None:
     rid = s["map"][r - 1][c - 1]
     if rid is None:
         return
@@ -397,7 +398,7 @@ def _enter(s: dict, r: int, c: int) -> None:
     _settle(s)
 
 
-def _settle(s: dict) -> None:
+def _settle(s: dict[str, Any]) -> None:
     """Section 6's order: combat while enemies remain, then traps, then automatic loot."""
     cards = s["encounter"]["cards"]
     if any(card["role"] == "enemy" for card in cards):
@@ -408,7 +409,7 @@ def _settle(s: dict) -> None:
         _loot(s)
 
 
-def _collect(s: dict, card: dict) -> None:
+def _collect(s: dict[str, Any], card: dict[str, Any]) -> None:
     if card["role"] == "gold":
         s["stats"]["gold"] += card["value"]
         s["gold_pile"].append({"code": card["code"], "value": card["value"]})
@@ -417,7 +418,7 @@ def _collect(s: dict, card: dict) -> None:
         s["hand"].append({"code": card["code"], "value": card["value"], "kind": kind})
 
 
-def _loot(s: dict) -> None:
+def _loot(s: dict[str, Any]) -> None:
     cards = s["encounter"]["cards"]
     for card in cards:
         _collect(s, card)
@@ -426,7 +427,7 @@ def _loot(s: dict) -> None:
     _empty_room(s)
 
 
-def _empty_room(s: dict) -> None:
+def _empty_room(s: dict[str, Any]) -> None:
     rid = s["encounter"]["room"]
     s["room_status"][rid - 1] = "emptied"
     s["encounter"] = None
@@ -436,7 +437,7 @@ def _empty_room(s: dict) -> None:
         _end(s, "cleared")
 
 
-def _damage(s: dict, amount: int, what: str) -> bool:
+def _damage(s: dict[str, Any], amount: int, what: str) -> bool:
     """Take damage, the ward first (section 9); True if the adventurer died."""
     stats = s["stats"]
     absorbed = min(stats["ward"], amount)
@@ -452,7 +453,7 @@ def _damage(s: dict, amount: int, what: str) -> bool:
     return False
 
 
-def _end(s: dict, reason: str) -> None:
+def _end(s: dict[str, Any], reason: str) -> None:
     seat = s["seat"]
     gold = s["stats"]["gold"]
     if reason == "died":
@@ -472,7 +473,7 @@ def _end(s: dict, reason: str) -> None:
     s["log"].append(text)
 
 
-def _gain(s: dict, hand_card: dict) -> int:
+def _gain(s: dict[str, Any], hand_card: dict[str, Any]) -> int:
     return 3 if s["options"]["flat_consumables"] else hand_card["value"]
 
 
@@ -480,14 +481,14 @@ def _gain(s: dict, hand_card: dict) -> int:
 # Queries shared by legal_actions and apply
 
 
-def _enc_cards(s: dict, *roles: str) -> list[dict]:
+def _enc_cards(s: dict[str, Any], *roles: str) -> list[dict[str, Any]]:
     enc = s["encounter"]
     if enc is None:
         return []
     return [card for card in enc["cards"] if card["role"] in roles]
 
 
-def _opener_allowed(s: dict) -> bool:
+def _opener_allowed(s: dict[str, Any]) -> bool:
     enc = s["encounter"]
     return (
         s["phase"] == "combat"
@@ -498,7 +499,7 @@ def _opener_allowed(s: dict) -> bool:
     )
 
 
-def _retreat_targets(s: dict) -> list[list[int]]:
+def _retreat_targets(s: dict[str, Any]) -> list[list[int]]:
     """Empty cells orthogonally next to the encounter's room (ruling 15)."""
     n = s["size"]
     rid = s["encounter"]["room"]
@@ -511,7 +512,7 @@ def _retreat_targets(s: dict) -> list[list[int]]:
     return [[r, c] for r, c in sorted(targets)]
 
 
-def _retreat_modes(s: dict) -> list[bool]:
+def _retreat_modes(s: dict[str, Any]) -> list[bool]:
     """Which ``keep`` values a retreat may use now (6.5 and section 9)."""
     opts = s["options"]
     if s["phase"] == "traps":
@@ -521,21 +522,22 @@ def _retreat_modes(s: dict) -> list[bool]:
     return []
 
 
-def _intelligence(s: dict) -> int:
-    return s["stats"]["intelligence"] + s["stats"]["temp_intelligence"]
+def _intelligence(s: dict[str, Any]) -> int:
+    intelligence: int = s["stats"]["intelligence"] + s["stats"]["temp_intelligence"]
+    return intelligence
 
 
 # --------------------------------------------------------------------------------------------
 # Contract
 
 
-def legal_actions(state: dict, seat: str) -> list[dict]:
+def legal_actions(state: dict[str, Any], seat: str) -> list[dict[str, Any]]:
     """Every action ``apply`` accepts now, in a stable order (moves N, E, S, W first)."""
     s = state
     if seat != s["seat"] or s["phase"] == "over":
         return []
     phase = s["phase"]
-    out: list[dict] = []
+    out: list[dict[str, Any]] = []
     if phase == "swap":
         for name in SETS:
             cards = s[name]
@@ -548,9 +550,7 @@ def legal_actions(state: dict, seat: str) -> list[dict]:
         return [{"type": "choose_stat_set", "set": name} for name in SETS]
     if phase == "assign_diamonds":
         return [
-            {"type": "assign_diamond_bonus", "card": code, "stat": stat}
-            for code in s["diamonds"]
-            for stat in STATS
+            {"type": "assign_diamond_bonus", "card": code, "stat": stat} for code in s["diamonds"] for stat in STATS
         ]
     n = s["size"]
     if phase == "explore":
@@ -566,9 +566,7 @@ def legal_actions(state: dict, seat: str) -> list[dict]:
             out += [{"type": "use_trap_opener", "card": card["code"]} for card in _enc_cards(s, "potion", "gold")]
     elif phase == "traps":
         wits = _intelligence(s)
-        out += [
-            {"type": "deactivate", "card": card["code"]} for card in _enc_cards(s, "trap") if wits >= card["value"]
-        ]
+        out += [{"type": "deactivate", "card": card["code"]} for card in _enc_cards(s, "trap") if wits >= card["value"]]
         out += [{"type": "take", "card": card["code"]} for card in _enc_cards(s, "potion", "gold")]
     if phase in ("combat", "traps"):
         modes = _retreat_modes(s)
@@ -583,11 +581,23 @@ def legal_actions(state: dict, seat: str) -> list[dict]:
     return out
 
 
-def _thaw(state: dict) -> dict:
+def _thaw(state: dict[str, Any]) -> dict[str, Any]:
     """A working copy: fresh containers for everything an action may change (copy-on-write)."""
     s = dict(state)
-    for key in ("top", "side", "swap_checks", "diamonds", "room_status", "room_order", "hand",
-                "gold_pile", "suspended", "draw", "returned", "log"):
+    for key in (
+        "top",
+        "side",
+        "swap_checks",
+        "diamonds",
+        "room_status",
+        "room_order",
+        "hand",
+        "gold_pile",
+        "suspended",
+        "draw",
+        "returned",
+        "log",
+    ):
         s[key] = list(state[key])
     s["stats"] = dict(state["stats"])
     if state["position"] is not None:
@@ -599,7 +609,7 @@ def _thaw(state: dict) -> dict:
     return s
 
 
-def apply(state: dict, seat: str, action: dict) -> dict:
+def apply(state: dict[str, Any], seat: str, action: dict[str, Any]) -> dict[str, Any]:
     """Return the state after ``action``; the input is never changed.
 
     Raises ``InvalidAction`` for a malformed action and ``IllegalAction`` for one the rules
@@ -625,7 +635,7 @@ def apply(state: dict, seat: str, action: dict) -> dict:
     return s
 
 
-def _need_phase(s: dict, *phases: str, what: str) -> None:
+def _need_phase(s: dict[str, Any], *phases: str, what: str) -> None:
     phase = s["phase"]
     if phase in phases:
         return
@@ -639,7 +649,7 @@ def _need_phase(s: dict, *phases: str, what: str) -> None:
     raise IllegalAction(f"You cannot {what} now: {reasons[phase]}.")
 
 
-def _do_swap(s: dict, a: dict) -> None:
+def _do_swap(s: dict[str, Any], a: dict[str, Any]) -> None:
     if s["phase"] != "swap":
         raise IllegalAction("No header swap is required now.")
     n = s["size"]
@@ -656,7 +666,7 @@ def _do_swap(s: dict, a: dict) -> None:
     _advance_setup(s)
 
 
-def _do_choose(s: dict, a: dict) -> None:
+def _do_choose(s: dict[str, Any], a: dict[str, Any]) -> None:
     if s["phase"] == "swap":
         raise IllegalAction("Swap two header cards first.")
     if s["phase"] != "choose_set":
@@ -676,7 +686,7 @@ def _do_choose(s: dict, a: dict) -> None:
         _finish_setup(s)
 
 
-def _do_assign(s: dict, a: dict) -> None:
+def _do_assign(s: dict[str, Any], a: dict[str, Any]) -> None:
     if s["phase"] != "assign_diamonds":
         raise IllegalAction("There is no diamond bonus to assign now.")
     code, stat = a["card"], a["stat"]
@@ -691,7 +701,7 @@ def _do_assign(s: dict, a: dict) -> None:
         _finish_setup(s)
 
 
-def _do_move(s: dict, a: dict) -> None:
+def _do_move(s: dict[str, Any], a: dict[str, Any]) -> None:
     _need_phase(s, "explore", what="move")
     n = s["size"]
     r, c = step(tuple(s["position"]), a["dir"])
@@ -702,14 +712,14 @@ def _do_move(s: dict, a: dict) -> None:
     _enter(s, r, c)
 
 
-def _hand_card(s: dict, code: str, kind: str) -> int:
+def _hand_card(s: dict[str, Any], code: str, kind: str) -> int:
     for idx, card in enumerate(s["hand"]):
         if card["code"] == code and card["kind"] == kind:
             return idx
     raise IllegalAction(f"{code} is not a {kind} in your hand.")
 
 
-def _do_drink_or_read(s: dict, a: dict) -> None:
+def _do_drink_or_read(s: dict[str, Any], a: dict[str, Any]) -> None:
     drink = a["type"] == "drink"
     _need_phase(s, *RUNNING, what="drink" if drink else "read")
     idx = _hand_card(s, a["card"], "potion" if drink else "book")
@@ -727,14 +737,15 @@ def _do_drink_or_read(s: dict, a: dict) -> None:
     s["log"].append(f"You {verb} {card['code']}: {stat.replace('_', ' ')} +{gain}, now {stats[stat]}.")
 
 
-def _enc_card(s: dict, code: str, roles: tuple[str, ...], what: str) -> dict:
+def _enc_card(s: dict[str, Any], code: str, roles: tuple[str, ...], what: str) -> dict[str, Any]:
+    card: dict[str, Any]
     for card in s["encounter"]["cards"] if s["encounter"] else []:
         if card["code"] == code and card["role"] in roles:
             return card
     raise IllegalAction(f"{code} is not {what} in this room.")
 
 
-def _remove(s: dict, cards: list[dict]) -> None:
+def _remove(s: dict[str, Any], cards: list[dict[str, Any]]) -> None:
     """Cards leave play: out of the room, onto the returned pile (section 8)."""
     gone = {id(card) for card in cards}
     enc = s["encounter"]
@@ -742,7 +753,7 @@ def _remove(s: dict, cards: list[dict]) -> None:
     s["returned"].extend(card["code"] for card in cards)
 
 
-def _do_attack(s: dict, a: dict) -> None:
+def _do_attack(s: dict[str, Any], a: dict[str, Any]) -> None:
     _need_phase(s, "combat", what="attack")
     enemy = _enc_card(s, a["card"], ("enemy",), "an enemy")
     enc = s["encounter"]
@@ -767,7 +778,7 @@ def _do_attack(s: dict, a: dict) -> None:
     _damage(s, total, f"{who} hit{'s' if len(enemies) == 1 else ''} back")
 
 
-def _do_opener(s: dict, a: dict) -> None:
+def _do_opener(s: dict[str, Any], a: dict[str, Any]) -> None:
     _need_phase(s, "combat", what="use the trap opener")
     if not _opener_allowed(s):
         if s["encounter"]["attacked_yet"]:
@@ -805,7 +816,7 @@ def _do_opener(s: dict, a: dict) -> None:
         _empty_room(s)
 
 
-def _do_deactivate(s: dict, a: dict) -> None:
+def _do_deactivate(s: dict[str, Any], a: dict[str, Any]) -> None:
     _need_phase(s, "traps", what="deactivate a trap")
     trap = _enc_card(s, a["card"], ("trap",), "an active trap")
     wits = _intelligence(s)
@@ -816,7 +827,7 @@ def _do_deactivate(s: dict, a: dict) -> None:
     _settle(s)
 
 
-def _do_take(s: dict, a: dict) -> None:
+def _do_take(s: dict[str, Any], a: dict[str, Any]) -> None:
     _need_phase(s, "traps", what="take an item")
     item = _enc_card(s, a["card"], ("potion", "gold"), "a potion or gold")
     enc = s["encounter"]
@@ -836,7 +847,7 @@ def _do_take(s: dict, a: dict) -> None:
     _empty_room(s)
 
 
-def _do_retreat(s: dict, a: dict) -> None:
+def _do_retreat(s: dict[str, Any], a: dict[str, Any]) -> None:
     phase = s["phase"]
     if phase not in ("combat", "traps"):
         _need_phase(s, "combat", "traps", what="retreat")
@@ -873,7 +884,7 @@ def _do_retreat(s: dict, a: dict) -> None:
     _empty_room(s)
 
 
-def _do_exit(s: dict, a: dict) -> None:
+def _do_exit(s: dict[str, Any], a: dict[str, Any]) -> None:
     _need_phase(s, "explore", what="exit")
     n = s["size"]
     if s["position"] != [n, n]:
@@ -898,7 +909,7 @@ _HANDLERS = {
 _NON_FREE = ("move", "attack", "use_trap_opener", "deactivate", "take", "retreat", "exit")
 
 
-def _card_view(card: dict) -> dict:
+def _card_view(card: dict[str, Any]) -> dict[str, Any]:
     return {
         "code": card["code"],
         "role": card["role"],
@@ -907,7 +918,7 @@ def _card_view(card: dict) -> dict:
     }
 
 
-def view(state: dict, seat: str | None) -> dict:
+def view(state: dict[str, Any], seat: str | None) -> dict[str, Any]:
     """Everything public (the whole game but the seed and the draw pile's order).
 
     The player and spectators see the same; of the draw pile only its size and, during the
@@ -997,34 +1008,36 @@ def view(state: dict, seat: str | None) -> dict:
     }
 
 
-def result(state: dict) -> dict | None:
+def result(state: dict[str, Any]) -> dict[str, Any] | None:
     res = state["result"]
     if res is None:
         return None
     return {**res, "winners": list(res["winners"]), "scores": dict(res["scores"])}
 
 
-def dump(state: dict) -> dict:
+def dump(state: dict[str, Any]) -> dict[str, Any]:
     """A JSON-safe deep copy of the state."""
-    return kit.deep_copy(state)
+    copy: dict[str, Any] = kit.deep_copy(state)
+    return copy
 
 
-def load(data: dict) -> dict:
+def load(data: dict[str, Any]) -> dict[str, Any]:
     """The state ``dump`` wrote (an independent copy)."""
     if not isinstance(data, dict) or "phase" not in data or data.get("phase") not in PHASES:
         raise InvalidAction("not a Shuffle and Doom! state")
-    return kit.deep_copy(data)
+    copy: dict[str, Any] = kit.deep_copy(data)
+    return copy
 
 
 # --------------------------------------------------------------------------------------------
 # Labels for the page
 
 
-def action_label(state: dict, action: dict) -> str:
+def action_label(state: dict[str, Any], action: dict[str, Any]) -> str:
     """A short readable label for a legal action, e.g. ``"Attack Q♠ (strength 4)"``."""
     s = state
     kind = action.get("type")
-    code = action.get("card")
+    code: Any = action.get("card")
     try:
         if kind == "swap_headers":
             cards = s[action["set"]]

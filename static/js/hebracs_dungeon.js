@@ -4,36 +4,44 @@
 (function () {
   "use strict";
 
-  var SYMBOLS = { S: "♠", H: "♥", D: "♦", C: "♣" };
-  function pretty(code) {
-    var suit = code.slice(-1);
-    return SYMBOLS[suit] ? code.slice(0, -1) + SYMBOLS[suit] : code;
+  /* The sentences come with the page (data-say, made by the server's presenter): this script only
+     chooses the one that fits the ticked cards and fills in its {blanks}. */
+  function fill(text, blanks) {
+    return text.replace(/\{(\w+)\}/g, function (whole, name) { return name in blanks ? blanks[name] : whole; });
   }
 
-  /* The same sentences as the server's (_hd.html pay_text / scaled_text). */
-  function payText(values, cards, target, noun) {
-    if (!values.length) return "Choose cards worth " + target + " " + noun + ".";
+  /* Which sentence fits the ticked cards: at least the price, no superfluous card, no change (rules 9.3);
+     the presenter (pay_case) decides the same way for the page as first drawn. */
+  function payCase(values, target) {
     var total = values.reduce(function (a, b) { return a + b; }, 0);
-    var least = Math.min.apply(null, values);
-    if (total < target) return total + " of " + target + " " + noun + ": not enough.";
-    if (total - least >= target) {
-      return total + " " + noun + ": " + pretty(cards[values.indexOf(least)]) + " is not needed — no change is given.";
-    }
-    if (total > target) return total + " " + noun + " for " + target + ": enough (" + (total - target) + " lost, no change).";
-    return total + " " + noun + ": exactly enough.";
+    if (!values.length) return "none";
+    if (total < target) return "short";
+    if (total - Math.min.apply(null, values) >= target) return "spare";
+    return total > target ? "over" : "exact";
   }
 
-  function scaledText(total, per, cap, unit) {
-    if (!total) return "Choose at least one magic potion.";
+  function payText(say, values, cards, target) {
+    var total = values.reduce(function (a, b) { return a + b; }, 0);
+    var spare = cards[values.indexOf(Math.min.apply(null, values))];
+    return fill(say[payCase(values, target)], { total: total, lost: total - target, spare: say.names[spare] || spare });
+  }
+
+  /* A scaled spell buys whole steps of `per` points, at most `cap` of them. */
+  function scaledText(say, total, per, cap) {
+    if (!total) return say.none;
     var units = Math.min(Math.floor(total / per), cap);
     var lost = total - units * per;
-    return total + " points: " + units + " " + unit + (units === 1 ? "" : "s") +
-      (lost ? ", " + lost + " point" + (lost === 1 ? "" : "s") + " lost" : "") + ".";
+    return fill(say.sentence, {
+      total: total,
+      units: fill(say[units === 1 ? "units_one" : "units_other"], { units: units }),
+      lost: lost ? fill(say[lost === 1 ? "lost_one" : "lost_other"], { lost: lost }) : ""
+    });
   }
 
   function updatePicker(box) {
     var out = box.querySelector("[data-pay-out]");
     if (!out) return;
+    var say = JSON.parse(out.getAttribute("data-say"));
     var values = [], cards = [];
     box.querySelectorAll("input[type=checkbox][data-value]").forEach(function (input) {
       if (input.checked) { values.push(parseInt(input.getAttribute("data-value"), 10)); cards.push(input.value); }
@@ -41,10 +49,10 @@
     var target = parseInt(box.getAttribute("data-target"), 10);
     if (box.hasAttribute("data-scaled")) {
       var total = values.reduce(function (a, b) { return a + b; }, 0);
-      out.textContent = scaledText(total, parseInt(box.getAttribute("data-per"), 10),
-        parseInt(box.getAttribute("data-cap"), 10), box.getAttribute("data-unit"));
+      out.textContent = scaledText(say, total, parseInt(box.getAttribute("data-per"), 10),
+        parseInt(box.getAttribute("data-cap"), 10));
     } else {
-      out.textContent = payText(values, cards, target, box.getAttribute("data-noun"));
+      out.textContent = payText(say, values, cards, target);
     }
   }
 
@@ -58,10 +66,7 @@
     });
     field.value = JSON.stringify(picks);
     var out = form.querySelector("[data-pick-out]");
-    if (out) {
-      var count = out.getAttribute("data-count");
-      out.textContent = out.closest(".aim-note") ? picks.length + " chosen." : picks.length + " of " + count + " chosen.";
-    }
+    if (out) out.textContent = fill(out.getAttribute("data-say"), { n: picks.length });
   }
 
   document.addEventListener("change", function (event) {

@@ -162,7 +162,7 @@ class TestContract:
         rng = cd.seeded_rng(99, "deal")
         monsters = cd.shuffled(cd.MONSTER_DECK, rng)
         power = cd.shuffled(cd.POWER_DECK, rng)
-        for (pos, slot), dealt in zip(state["dungeon"].items(), monsters):
+        for (_pos, slot), dealt in zip(state["dungeon"].items(), monsters):
             assert (slot["card"] if slot is not None else "JK") == dealt
         jokers = state["hand"].count("JK")
         assert state["hand"][jokers:] == power[:3] and state["power_deck"] == power[3:]
@@ -252,12 +252,8 @@ class TestContract:
 
 class TestLayout:
     def test_positions_and_reading_order(self):
-        assert cd.POSITIONS == tuple(
-            "r1c1 r2c1 r2c2 r3c1 r3c2 r3c3 r4c1 r4c2 r5c1 r6c1 r6c2 r7c1 r7c2 r7c3".split()
-        )
-        assert cd.SETTLE_ORDER == tuple(
-            "r7c1 r7c2 r7c3 r6c1 r6c2 r5c1 r4c1 r4c2 r3c1 r3c2 r3c3 r2c1 r2c2 r1c1".split()
-        )
+        assert cd.POSITIONS == tuple("r1c1 r2c1 r2c2 r3c1 r3c2 r3c3 r4c1 r4c2 r5c1 r6c1 r6c2 r7c1 r7c2 r7c3".split())
+        assert cd.SETTLE_ORDER == tuple("r7c1 r7c2 r7c3 r6c1 r6c2 r5c1 r4c1 r4c2 r3c1 r3c2 r3c3 r2c1 r2c2 r1c1".split())
 
     def test_cover_table_matches_the_centred_half_offset_shape(self):
         """3.2: covered by every card of the next row down whose extent overlaps its own."""

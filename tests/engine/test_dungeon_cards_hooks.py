@@ -21,8 +21,17 @@ class TestMovePayload:
         s = given([("P", "swordsman")], deck=["3C", "7C"])
         s = act(s, "P", "draw_card")
         (move,) = moves(s, "P")
-        assert move == {"who": "P", "from": [5, 1], "path": [[6, 1], [7, 1], [8, 1]], "direction": "right",
-                        "distance": 3, "bounced": False, "redirects": [], "card": "3C", "dash": False}
+        assert move == {
+            "who": "P",
+            "from": [5, 1],
+            "path": [[6, 1], [7, 1], [8, 1]],
+            "direction": "right",
+            "distance": 3,
+            "bounced": False,
+            "redirects": [],
+            "card": "3C",
+            "dash": False,
+        }
         s = act(s, "P", "draw_card")  # 7C: blocked by the edge after two steps
         assert moves(s, None)[-1]["path"] == [[9, 1], [10, 1]]
 
@@ -197,7 +206,8 @@ class TestTurnClock:
         assert where(s, "A") == [8, 1] and s["last_spell"] is None and s["discard"] == ["3C"]
         assert s["turn"]["current"] == "B"
         assert [e["text"] for e in s["log"] if e["event"] == "timed_out"] == [
-            "Time is up for A: the default choice is made."]
+            "Time is up for A: the default choice is made."
+        ]
 
     def test_one_clock_for_the_join_decisions_and_the_ones_still_owed_stay_out(self):
         deck = ["JH", "2C", "9D", "8D", "3S", "7H", "8S"]
@@ -219,7 +229,9 @@ class TestTurnClock:
         s = act(s, "A", "draw_card")
         s = act(s, "B", "join_combat", join=True)
         assert {a["seat"]: a["actions"] for a in dc.view(s, None)["awaiting"]} == {
-            "A": ["combat_draw"], "B": ["critical_hit"]}
+            "A": ["combat_draw"],
+            "B": ["critical_hit"],
+        }
         s = timed_out(s)
         c = s["combat"]
         assert c["exchange_number"] == 2 and not c["crit_used"] and c["last_exchange"]["crit_cards"] == []
@@ -267,8 +279,12 @@ class TestTurnClock:
     def test_the_default_of_every_awaited_seat_is_one_of_its_legal_actions(self):
         deck = ["JH", "2C", "9D", "8D", "3S", "7H", "8S", "4C"]
         s = given([("A", "rogue"), ("B", "athlete"), ("C", "mage")], deck=deck)
-        for step in [("A", "draw_card", {}), ("B", "join_combat", {"join": True}), ("C", "join_combat", {"join": True}),
-                     ("A", "combat_draw", {"critical_hit": False})]:
+        for step in [
+            ("A", "draw_card", {}),
+            ("B", "join_combat", {"join": True}),
+            ("C", "join_combat", {"join": True}),
+            ("A", "combat_draw", {"critical_hit": False}),
+        ]:
             for entry in dc.view(s, None)["awaiting"]:
                 assert clock.default_action(s, entry["seat"]) in dc.legal_actions(s, entry["seat"])
             s = act(s, step[0], step[1], **step[2])

@@ -28,8 +28,11 @@ def rejected(s, seat, action, error=IllegalAction):
 class TestPartyCombat:
     def test_s17_adjacency_helpers_matchup_order_second_wind_void_matchup_shared_rewards(self):
         deck = ["QS", "6D", "9C", "3H", "5C", "8S", "10D", "7H", "8H", "2S", "10C", "4D", "9H", "3D"]
-        s = given([("A", "ninja"), ("B", "tank"), ("C", "athlete")], deck=deck,
-                  positions={"A": (5, 5), "B": (5, 6), "C": (7, 5)})
+        s = given(
+            [("A", "ninja"), ("B", "tank"), ("C", "athlete")],
+            deck=deck,
+            positions={"A": (5, 5), "B": (5, 6), "C": (7, 5)},
+        )
         s = act(s, "A", "draw_card")
         assert s["phase"] == "awaiting_join" and s["combat"]["boss_lives"] == 4
         assert s["combat"]["eligible_helpers"] == ["B"]
@@ -63,8 +66,12 @@ class TestPartyCombat:
 
     def test_s18_the_challenger_dies_and_the_helper_finishes_the_fight(self):
         deck = ["JD", "9D", "2C", "9S", "3C", "5H", "6D", "8C"]
-        s = given([("A", "ninja"), ("B", "swordsman"), ("C", "tank")], deck=deck, lives={"A": 1},
-                  positions={"A": (3, 3), "B": (3, 4), "C": (9, 9)})
+        s = given(
+            [("A", "ninja"), ("B", "swordsman"), ("C", "tank")],
+            deck=deck,
+            lives={"A": 1},
+            positions={"A": (3, 3), "B": (3, 4), "C": (9, 9)},
+        )
         s = act(s, "A", "draw_card")
         assert s["combat"]["eligible_helpers"] == ["B"]
         s = act(s, "B", "join_combat", join=True)
@@ -87,8 +94,12 @@ class TestPartyCombat:
         assert s["turn"]["current"] == "B" and s["turn"]["round_number"] == 2  # A is skipped
 
     def test_s19_every_fighter_dies_and_the_boss_goes_back_into_circulation(self):
-        s = given([("A", "rogue"), ("B", "tank")], deck=["KD", "8C", "3H"], lives={"A": 1},
-                  positions={"A": (2, 2), "B": (9, 9)})
+        s = given(
+            [("A", "rogue"), ("B", "tank")],
+            deck=["KD", "8C", "3H"],
+            lives={"A": 1},
+            positions={"A": (2, 2), "B": (9, 9)},
+        )
         s = act(s, "A", "draw_card")
         assert s["phase"] == "awaiting_combat_draw" and s["combat"]["eligible_helpers"] == []
         s = act(s, "A", "combat_draw", critical_hit=False)
@@ -115,8 +126,13 @@ class TestPartyCombat:
         last = s["combat"]["last_exchange"]
         assert last["fighter_cards"] == {"A": ["2H", "4H", "10H"], "B": ["3S", "AS", "5S"]}
         assert [(m["slot"], m["fighter"], m["result"], m["guard_break"]) for m in last["matchups"]] == [
-            (1, "A", "fighter_hit", False), (1, "B", "fighter_hit", False),
-            (2, "A", "boss_hit", True), (2, "B", "void", False), (3, "A", "void", False), (3, "B", "void", False)]
+            (1, "A", "fighter_hit", False),
+            (1, "B", "fighter_hit", False),
+            (2, "A", "boss_hit", True),
+            (2, "B", "void", False),
+            (3, "A", "void", False),
+            (3, "B", "void", False),
+        ]
         s = act(s, "A", "choose_stat", stat="speed")
         s = act(s, "B", "choose_stat", stat="speed")
         assert stats(s, "A") == (2, 9, 10, 1) and stats(s, "B") == (2, 9, 10, 1)
@@ -125,8 +141,11 @@ class TestPartyCombat:
 
 class TestSpells:
     def test_s21_reversal_lasts_exactly_one_round_including_the_mage(self):
-        s = given([("M", "mage"), ("X", "swordsman"), ("Y", "tank")], deck=["4D", "2H", "3S", "2C"],
-                  positions={"M": (5, 1), "X": (3, 3), "Y": (8, 2)})
+        s = given(
+            [("M", "mage"), ("X", "swordsman"), ("Y", "tank")],
+            deck=["4D", "2H", "3S", "2C"],
+            positions={"M": (5, 1), "X": (3, 3), "Y": (8, 2)},
+        )
         deck_before = list(s["deck"])
         s = act(s, "M", "cast_spell", spell="reversal")
         assert s["deck"] == deck_before and s["turn"]["current"] == "X"
@@ -142,8 +161,11 @@ class TestSpells:
         assert where(s, "X") == [5, 1]
 
     def test_s22_haste_and_fortune_telling_basic_mode(self):
-        s = given([("M", "mage"), ("X", "athlete")], deck=["3C", "2D", "2C", "9H", "4D", "5C", "2S"],
-                  positions={"M": (1, 1), "X": (1, 5)})
+        s = given(
+            [("M", "mage"), ("X", "athlete")],
+            deck=["3C", "2D", "2C", "9H", "4D", "5C", "2S"],
+            positions={"M": (1, 1), "X": (1, 5)},
+        )
         s = act(s, "M", "cast_spell", spell="haste")
         s = act(s, "X", "draw_card")
         assert where(s, "X") == [5, 5]
@@ -168,8 +190,12 @@ class TestSpells:
 
     def test_s23_good_luck_and_the_hand_limit_hand_mode(self):
         deck = ["2C", "3C", "4C", "5D", "6D", "7D", "8S", "AH", "9C", "JH", "2D", "10H", "3D", "10D", "4H", "10C"]
-        s = given([("M", "mage"), ("X", "rogue")], deck=deck, turn_mode="three_card_hand",
-                  positions={"M": (1, 1), "X": (10, 1)})
+        s = given(
+            [("M", "mage"), ("X", "rogue")],
+            deck=deck,
+            turn_mode="three_card_hand",
+            positions={"M": (1, 1), "X": (10, 1)},
+        )
         assert char(s, "M")["hand"] == ["2C", "3C", "4C"] and char(s, "X")["hand"] == ["5D", "6D", "7D"]
         s = act(s, "M", "cast_spell", spell="good_luck")
         assert char(s, "M")["hand"] == ["2C", "3C", "4C"]
@@ -199,8 +225,12 @@ class TestSpells:
 
     def test_s26_hand_mode_a_fortune_telling_replacement_is_a_boss(self):
         deck = ["2C", "3C", "4C", "2H", "5S", "9D", "6C", "JD", "2D", "9C", "3D", "10H", "4D", "8H"]
-        s = given([("M", "mage"), ("X", "ninja")], deck=deck, turn_mode="three_card_hand",
-                  positions={"M": (1, 1), "X": (10, 10)})
+        s = given(
+            [("M", "mage"), ("X", "ninja")],
+            deck=deck,
+            turn_mode="three_card_hand",
+            positions={"M": (1, 1), "X": (10, 10)},
+        )
         s = act(s, "M", "cast_spell", spell="fortune_telling")
         s = act(s, "X", "draw_card")
         assert char(s, "X")["hand"] == ["2H", "5S", "9D", "6C"] and s["phase"] == "awaiting_fortune"
@@ -217,9 +247,12 @@ class TestSpells:
 
 class TestHealer:
     def test_s24_healer_start_and_end_of_turn_at_most_once_each_capped(self):
-        s = given([("H", "healer"), ("P", "tank"), ("Q", "soldier"), ("R", "rogue")], deck=["AC"],
-                  positions={"H": (5, 5), "P": (6, 5), "Q": (7, 5), "R": (5, 4)},
-                  lives={"H": 9, "P": 12, "Q": 8})
+        s = given(
+            [("H", "healer"), ("P", "tank"), ("Q", "soldier"), ("R", "rogue")],
+            deck=["AC"],
+            positions={"H": (5, 5), "P": (6, 5), "Q": (7, 5), "R": (5, 4)},
+            lives={"H": 9, "P": 12, "Q": 8},
+        )
         assert [stats(s, n)[1] for n in "HPQR"] == [9, 13, 8, 10]
         s = act(s, "H", "draw_card")
         assert where(s, "H") == [6, 5]
@@ -236,13 +269,25 @@ class TestEndings:
         entries = {e["player"]: e for e in s["hall_of_fame"]}
         assert entries["A"]["outcome"] == "escaped" and entries["B"]["outcome"] == "team victory"
         assert (entries["A"]["level"], entries["A"]["lives"], entries["A"]["max_lives"], entries["A"]["speed"]) == (
-            1, 10, 10, 0)
+            1,
+            10,
+            10,
+            0,
+        )
         assert (entries["B"]["level"], entries["B"]["lives"], entries["B"]["max_lives"], entries["B"]["speed"]) == (
-            1, 15, 15, 0)
+            1,
+            15,
+            15,
+            0,
+        )
 
     def test_s25b_play_continuing_under_continue(self):
-        s = given([("A", "ninja"), ("B", "tank")], deck=["AD", "3D"], positions={"A": (5, 7), "B": (8, 5)},
-                  after_first_escape="continue")
+        s = given(
+            [("A", "ninja"), ("B", "tank")],
+            deck=["AD", "3D"],
+            positions={"A": (5, 7), "B": (8, 5)},
+            after_first_escape="continue",
+        )
         s = act(s, "A", "draw_card")
         assert dc.result(s) is None and [e["player"] for e in s["hall_of_fame"]] == ["A"]
         s = act(s, "B", "draw_card")
@@ -252,8 +297,13 @@ class TestEndings:
 
     def test_s28_variant_party_round_limit_under_continue(self):
         deck = ["AD", "AC", "AH", "2C", "2H", "3C", "3H", "4C", "4H", "5C", "5H"]
-        s = given([("A", "ninja"), ("B", "swordsman")], deck=deck, round_limit=10,
-                  after_first_escape="continue", positions={"A": (5, 7), "B": (5, 1)})
+        s = given(
+            [("A", "ninja"), ("B", "swordsman")],
+            deck=deck,
+            round_limit=10,
+            after_first_escape="continue",
+            positions={"A": (5, 7), "B": (5, 1)},
+        )
         s = act(s, "A", "draw_card")
         assert char(s, "A")["status"] == "escaped"
         squares = [[6, 1], [5, 1], [7, 1], [5, 1], [8, 1], [5, 1], [9, 1], [5, 1], [10, 1], [5, 1]]
@@ -303,8 +353,7 @@ class TestRejectedActions:
         rejected(d, "P", {"type": "dash", "direction": "northeast"}, InvalidAction)
         # 8. discard_to_limit with the wrong number of cards, or a card not in the hand.
         deck = ["2C", "3C", "4C", "5D", "6D", "7D", "8S", "AH"]
-        h = given([("M", "mage"), ("X", "rogue")], deck=deck, turn_mode="three_card_hand",
-                  positions={"X": (10, 1)})
+        h = given([("M", "mage"), ("X", "rogue")], deck=deck, turn_mode="three_card_hand", positions={"X": (10, 1)})
         h = act(h, "M", "cast_spell", spell="good_luck")
         h = act(h, "X", "draw_card")
         h = act(h, "X", "play_card", card="AH")

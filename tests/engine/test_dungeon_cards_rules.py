@@ -32,32 +32,35 @@ def wins(n, boss="2", fighter="9"):
 
 
 class TestOptions:
-    @pytest.mark.parametrize("options, message", [
-        ({"colour": "red"}, "unknown option"),
-        ({"board_width": 31}, "board_width"),
-        ({"board_height": True}, "board_height"),
-        ({"turn_mode": "hand"}, "turn_mode"),
-        ({"exit_count": 5}, "exit_count"),
-        ({"pit_count": 0}, "pit_count"),
-        ({"round_limit": 9}, "round_limit"),
-        ({"potion_roll": 1}, "potion_roll"),
-        ({"random_stop_walls": -1}, "random_stop_walls"),
-        ({"random_stop_walls": 82}, "stop walls fit"),
-        ({"stop_walls": [[[1, 1], [2, 2]]]}, "neighbouring"),
-        ({"stop_walls": [[[1, 1], [1, 2]], [[1, 2], [1, 1]]]}, "twice"),
-        ({"stop_walls": [[[10, 1], [11, 1]]]}, "off the"),
-        ({"redirects": [{"square": [3, 3], "kind": "|"}]}, "kind"),
-        ({"redirects": [{"square": [3, 3], "kind": "/"}, {"square": [3, 3], "kind": "\\"}]}, "two redirects"),
-        ({"random_redirects": 98}, "redirects fit"),
-        ({"deck": ["AS", "AS"]}, "more often"),
-        ({"deck": ["JK"]}, "more often"),
-        ({"deck": "AS KS"}, "list of card codes"),
-        ({"shuffles": "rigged"}, "shuffles"),
-        ({"d20_rolls": [0]}, "d20_rolls"),
-        ({"classes": {"P": "wizard"}}, "unknown class"),
-        ({"classes": {"P": "mage"}}, "party of 2"),
-        ({"classes": {"Q": "ninja"}}, "not a player"),
-    ])
+    @pytest.mark.parametrize(
+        "options, message",
+        [
+            ({"colour": "red"}, "unknown option"),
+            ({"board_width": 31}, "board_width"),
+            ({"board_height": True}, "board_height"),
+            ({"turn_mode": "hand"}, "turn_mode"),
+            ({"exit_count": 5}, "exit_count"),
+            ({"pit_count": 0}, "pit_count"),
+            ({"round_limit": 9}, "round_limit"),
+            ({"potion_roll": 1}, "potion_roll"),
+            ({"random_stop_walls": -1}, "random_stop_walls"),
+            ({"random_stop_walls": 82}, "stop walls fit"),
+            ({"stop_walls": [[[1, 1], [2, 2]]]}, "neighbouring"),
+            ({"stop_walls": [[[1, 1], [1, 2]], [[1, 2], [1, 1]]]}, "twice"),
+            ({"stop_walls": [[[10, 1], [11, 1]]]}, "off the"),
+            ({"redirects": [{"square": [3, 3], "kind": "|"}]}, "kind"),
+            ({"redirects": [{"square": [3, 3], "kind": "/"}, {"square": [3, 3], "kind": "\\"}]}, "two redirects"),
+            ({"random_redirects": 98}, "redirects fit"),
+            ({"deck": ["AS", "AS"]}, "more often"),
+            ({"deck": ["JK"]}, "more often"),
+            ({"deck": "AS KS"}, "list of card codes"),
+            ({"shuffles": "rigged"}, "shuffles"),
+            ({"d20_rolls": [0]}, "d20_rolls"),
+            ({"classes": {"P": "wizard"}}, "unknown class"),
+            ({"classes": {"P": "mage"}}, "party of 2"),
+            ({"classes": {"Q": "ninja"}}, "not a player"),
+        ],
+    )
     def test_bad_options_are_invalid(self, options, message):
         with pytest.raises(InvalidAction, match=message):
             dc.new_game(1, ["P"], options)
@@ -78,8 +81,17 @@ class TestOptions:
             dc.new_game(1, ["P"], {"classes": {"P": "tank"}, "redirects": [{"square": [5, 1], "kind": "/"}]})
 
     def test_wall_limit_is_w_minus_1_times_h_minus_1_ruling_57(self):
-        s = dc.new_game(3, ["P"], {"classes": {"P": "tank"}, "board_width": 6, "board_height": 6,
-                                   "random_stop_walls": 25, "random_redirects": 33})
+        s = dc.new_game(
+            3,
+            ["P"],
+            {
+                "classes": {"P": "tank"},
+                "board_width": 6,
+                "board_height": 6,
+                "random_stop_walls": 25,
+                "random_redirects": 33,
+            },
+        )
         board = s["board"]
         assert len(board["stop_walls"]) == 25 and len(board["redirects"]) == 33
         walls = frozenset(wall_key(a, b) for a, b in board["stop_walls"])
@@ -118,8 +130,14 @@ class TestLobby:
         assert s["players"] == ["B"] and s["host"] == "B" and s["classes"] == {"B": None}
         rejected(s, "B", {"type": "choose_class", "class": "mage"})
         s = act(s, "B", "leave_game")
-        assert dc.result(s) == {"winners": [], "scores": {}, "reason": "everyone left", "result": "abandoned",
-                                "escaped": [], "hall_of_fame": []}
+        assert dc.result(s) == {
+            "winners": [],
+            "scores": {},
+            "reason": "everyone left",
+            "result": "abandoned",
+            "escaped": [],
+            "hall_of_fame": [],
+        }
 
     def test_leaving_during_setup_returns_a_lonely_healer_to_the_lobby(self):
         s = dc.new_game(5, ["A", "B"], {"classes": {"A": "tank", "B": "healer"}, "start_square": "chosen"})
@@ -131,9 +149,18 @@ class TestLobby:
 class TestSetup:
     @pytest.mark.parametrize("seed", range(12))
     def test_random_placement_follows_the_rules(self, seed):
-        s = dc.new_game(seed, ["P"], {"classes": {"P": "ninja"}, "start_square": "random_edge",
-                                      "exit_count": 4, "pit_count": 6, "random_redirects": 10,
-                                      "redirects": [{"square": [2, 1], "kind": "/"}]})
+        s = dc.new_game(
+            seed,
+            ["P"],
+            {
+                "classes": {"P": "ninja"},
+                "start_square": "random_edge",
+                "exit_count": 4,
+                "pit_count": 6,
+                "random_redirects": 10,
+                "redirects": [{"square": [2, 1], "kind": "/"}],
+            },
+        )
         board = s["board"]
         x, y = board["start"]
         assert x in (1, 10) or y in (1, 10)
@@ -144,8 +171,11 @@ class TestSetup:
         assert f"{x},{y}" not in board["redirects"]
 
     def test_chosen_start_square(self):
-        s = dc.new_game(1, ["P"], {"classes": {"P": "ninja"}, "start_square": "chosen",
-                                   "redirects": [{"square": [1, 5], "kind": "/"}]})
+        s = dc.new_game(
+            1,
+            ["P"],
+            {"classes": {"P": "ninja"}, "start_square": "chosen", "redirects": [{"square": [1, 5], "kind": "/"}]},
+        )
         assert s["phase"] == "placing_markers"
         rejected(s, "P", {"type": "choose_start", "square": [5, 5]}, match="edge")
         rejected(s, "P", {"type": "choose_start", "square": [1, 5]}, match="redirect")
@@ -169,8 +199,9 @@ class TestSetup:
 
 class TestMovementRulings:
     def test_a_move_starting_on_a_redirect_is_not_turned_by_it(self):
-        s = given([("P", "swordsman")], deck=["2D"], redirects=[{"square": [5, 3], "kind": "\\"}],
-                  positions={"P": (5, 3)})
+        s = given(
+            [("P", "swordsman")], deck=["2D"], redirects=[{"square": [5, 3], "kind": "\\"}], positions={"P": (5, 3)}
+        )
         s = act(s, "P", "draw_card")
         assert where(s, "P") == [5, 5]
 
@@ -195,8 +226,7 @@ class TestMovementRulings:
         assert s["combat"]["eligible_helpers"] == ["B"]
 
     def test_a_stop_wall_breaks_adjacency(self):
-        s = given([("A", "ninja"), ("B", "tank")], deck=["JD"], stop_walls=[[[5, 1], [6, 1]]],
-                  positions={"B": (6, 1)})
+        s = given([("A", "ninja"), ("B", "tank")], deck=["JD"], stop_walls=[[[5, 1], [6, 1]]], positions={"B": (6, 1)})
         s = act(s, "A", "draw_card")
         assert s["combat"]["eligible_helpers"] == [] and s["phase"] == "awaiting_combat_draw"
 
@@ -219,16 +249,21 @@ class TestCombatRulings:
         assert char(s, "P")["status"] == "dead"
         texts = [e["text"] for e in s["log"] if e["event"] in ("strong_will", "matchup_resolved")]
         assert "Strong Will! P replaces 3♣ with 10♠." in texts
-        assert texts[-3:] == ["Slot 1, P: 10♠ against 10♣: tie, no damage.",
-                              "Slot 2, P: 4♣ against 10♦: P is hit (0/10 lives).", "Slot 3, P: void."]
+        assert texts[-3:] == [
+            "Slot 1, P: 10♠ against 10♣: tie, no damage.",
+            "Slot 2, P: 4♣ against 10♦: P is hit (0/10 lives).",
+            "Slot 3, P: void.",
+        ]
         assert last is None
 
     def test_critical_hit_of_a_rogue_helper_is_awaited_in_either_order(self):
         deck = ["JD", "5C", "6C", "2D", "3D", "9D", "4C"]
         base = given([("A", "ninja"), ("B", "rogue")], deck=deck)
         base = act(act(base, "A", "draw_card"), "B", "join_combat", join=True)
-        assert dc.view(base, None)["awaiting"] == [{"seat": "A", "actions": ["combat_draw"]},
-                                                   {"seat": "B", "actions": ["critical_hit"]}]
+        assert dc.view(base, None)["awaiting"] == [
+            {"seat": "A", "actions": ["combat_draw"]},
+            {"seat": "B", "actions": ["critical_hit"]},
+        ]
         rejected(base, "A", {"type": "combat_draw", "critical_hit": True}, match="only the Rogue")
         one = act(base, "A", "combat_draw")
         assert one["combat"]["exchange_number"] == 1 and one["combat"]["draw_signal"]
@@ -248,8 +283,13 @@ class TestCombatRulings:
             s = act(s, "B" if char(s, "B")["status"] == "active" else "A", "combat_draw")
         matchups = s["combat"]["last_exchange"]["matchups"]
         assert [(m["slot"], m["fighter"], m["result"]) for m in matchups] == [
-            (1, "B", "fighter_hit"), (1, "A", "fighter_hit"), (2, "B", "void"), (2, "A", "fighter_hit"),
-            (3, "B", "void"), (3, "A", "boss_hit")]
+            (1, "B", "fighter_hit"),
+            (1, "A", "fighter_hit"),
+            (2, "B", "void"),
+            (2, "A", "fighter_hit"),
+            (3, "B", "void"),
+            (3, "A", "boss_hit"),
+        ]
         assert char(s, "B")["status"] == "dead" and s["combat"]["pending_rewards"] == ["A"]
         s = act(s, "A", "choose_stat", stat="lives")
         assert s["turn"]["current"] == "A" and stats(s, "A") == (2, 9, 11, 0)
@@ -313,14 +353,16 @@ class TestPartyRulings:
         assert s["turn"]["current"] == "P" and stats(s, "P")[1] == 14
 
     def test_the_healer_heals_newcomers_at_the_end_but_not_itself(self):
-        s = given([("H", "healer"), ("P", "tank")], deck=["AD"], positions={"H": (5, 5), "P": (5, 7)},
-                  lives={"H": 5, "P": 10})
+        s = given(
+            [("H", "healer"), ("P", "tank")], deck=["AD"], positions={"H": (5, 5), "P": (5, 7)}, lives={"H": 5, "P": 10}
+        )
         s = act(s, "H", "draw_card")
         assert stats(s, "P")[1] == 11 and stats(s, "H")[1] == 5
 
     def test_effects_handed_out_survive_the_mage_leaving_ruling_49(self):
-        s = given([("M", "mage"), ("X", "tank"), ("Y", "ninja")], deck=["2C", "2D"],
-                  positions={"X": (1, 1), "Y": (1, 2)})
+        s = given(
+            [("M", "mage"), ("X", "tank"), ("Y", "ninja")], deck=["2C", "2D"], positions={"X": (1, 1), "Y": (1, 2)}
+        )
         s = act(s, "M", "cast_spell", spell="haste")
         s = act(s, "M", "leave_game")
         assert char(s, "M")["status"] == "left" and char(s, "M")["pending_effects"] == []
@@ -342,8 +384,14 @@ class TestPartyRulings:
         assert where(s, "X") == [5, 1]  # 2C was spent going left; 3C + Haste goes right 4
 
     def test_potion_rolls_on_spell_and_fight_turns(self):
-        s = given([("M", "mage"), ("X", "tank")], deck=["JD"] + wins(3), lives={"M": 8, "X": 12},
-                  potion_roll=True, d20_rolls=[20, 19], positions={"X": (9, 9)})
+        s = given(
+            [("M", "mage"), ("X", "tank")],
+            deck=["JD"] + wins(3),
+            lives={"M": 8, "X": 12},
+            potion_roll=True,
+            d20_rolls=[20, 19],
+            positions={"X": (9, 9)},
+        )
         s = act(s, "M", "cast_spell", spell="haste")
         assert stats(s, "M")[1] == 9
         s = act(s, "X", "draw_card")
@@ -409,8 +457,13 @@ class TestLeaving:
         assert "JD" in s["deck"] and s["combat"] is None
 
     def test_the_last_fighter_leaving_ends_the_combat_and_the_party_game(self):
-        s = given([("A", "ninja"), ("B", "tank")], deck=["JD", "2C"], lives={"B": 1},
-                  positions={"B": (9, 9)}, after_first_escape="continue")
+        s = given(
+            [("A", "ninja"), ("B", "tank")],
+            deck=["JD", "2C"],
+            lives={"B": 1},
+            positions={"B": (9, 9)},
+            after_first_escape="continue",
+        )
         s = act(s, "A", "draw_card")
         s = act(s, "A", "leave_game")
         assert s["turn"]["current"] == "B" and s["combat"] is None
@@ -420,8 +473,14 @@ class TestLeaving:
 
 class TestSafetyRule:
     def test_a_number_draw_with_only_face_cards_left_produces_nothing(self):
-        s = {"deck": ["KS"], "discard": ["QH"], "options": {"shuffles": "stacked"},
-             "counters": {"shuffle": 0}, "seed": 1, "log": []}
+        s = {
+            "deck": ["KS"],
+            "discard": ["QH"],
+            "options": {"shuffles": "stacked"},
+            "counters": {"shuffle": 0},
+            "seed": 1,
+            "log": [],
+        }
         assert dc_deck.draw_number(s) is None
         assert s["discard"] == ["QH", "KS"]
 
@@ -462,8 +521,14 @@ class TestView:
         deck = ["2C", "3C", "4C", "5D", "6D", "7D", "8S", "AH"]
         s = given([("M", "mage"), ("X", "rogue")], deck=deck, turn_mode="three_card_hand", positions={"X": (10, 1)})
         labels = [dc.action_label(s, a) for a in dc.legal_actions(s, "M")]
-        assert labels == ["Draw a card", "Cast Reversal", "Cast Fortune Telling", "Cast Haste", "Cast Good Luck",
-                          "Leave the game"]
+        assert labels == [
+            "Draw a card",
+            "Cast Reversal",
+            "Cast Fortune Telling",
+            "Cast Haste",
+            "Cast Good Luck",
+            "Leave the game",
+        ]
         s = act(act(s, "M", "cast_spell", spell="haste"), "X", "draw_card")
         assert [dc.action_label(s, a) for a in dc.legal_actions(s, "X")][:2] == ["Play 5♦: up 6", "Play 6♦: up 7"]
 
@@ -476,10 +541,19 @@ class TestView:
 
     def test_malformed_actions_are_invalid(self):
         s = given([("P", "tank")], deck=["JD"])
-        for action in ({}, {"type": "fly"}, {"type": "draw_card", "extra": 1}, "draw_card",
-                       {"type": "play_card"}, {"type": "play_card", "card": "XX"}, {"type": "dash", "direction": 3},
-                       {"type": "join_combat", "join": "yes"}, {"type": "place_marker", "kind": "exit", "square": [1]},
-                       {"type": "discard_to_limit", "cards": "AS"}, {"type": "fortune_telling", "card": "JK"}):
+        for action in (
+            {},
+            {"type": "fly"},
+            {"type": "draw_card", "extra": 1},
+            "draw_card",
+            {"type": "play_card"},
+            {"type": "play_card", "card": "XX"},
+            {"type": "dash", "direction": 3},
+            {"type": "join_combat", "join": "yes"},
+            {"type": "place_marker", "kind": "exit", "square": [1]},
+            {"type": "discard_to_limit", "cards": "AS"},
+            {"type": "fortune_telling", "card": "JK"},
+        ):
             rejected(s, "P", action, InvalidAction)
         rejected(s, "Q", {"type": "draw_card"}, match="not a player")
         assert sorted(standard_deck()) == sorted(dc_deck.all_cards(s))
@@ -489,8 +563,12 @@ class TestMoreRulings:
     HANDS = ["2C", "3C", "4C", "2H", "5S", "9D", "6C"]
 
     def test_fortune_telling_in_hand_mode_keep_or_replace_with_a_number(self):
-        s = given([("M", "mage"), ("X", "ninja")], deck=self.HANDS + ["9C"], turn_mode="three_card_hand",
-                  positions={"X": (10, 10)})
+        s = given(
+            [("M", "mage"), ("X", "ninja")],
+            deck=self.HANDS + ["9C"],
+            turn_mode="three_card_hand",
+            positions={"X": (10, 10)},
+        )
         s = act(act(s, "M", "cast_spell", spell="fortune_telling"), "X", "draw_card")
         assert {"type": "fortune_telling", "card": None} in dc.legal_actions(s, "X")
         kept = act(s, "X", "fortune_telling", card=None)
@@ -512,8 +590,16 @@ class TestMoreRulings:
         assert sorted(dc_deck.all_cards(s)) == sorted(standard_deck())
 
     def test_hall_of_fame_records_the_mods(self):
-        s = given([("P", "ninja")], deck=["AD"], exits=[(10, 2), (6, 6)], board_width=20, potion_roll=True,
-                  exit_count=2, stop_walls=[[[1, 1], [1, 2]]], d20_rolls=[5])
+        s = given(
+            [("P", "ninja")],
+            deck=["AD"],
+            exits=[(10, 2), (6, 6)],
+            board_width=20,
+            potion_roll=True,
+            exit_count=2,
+            stop_walls=[[[1, 1], [1, 2]]],
+            d20_rolls=[5],
+        )
         s = act(s, "P", "draw_card")
         [entry] = s["hall_of_fame"]
         assert entry["mods"] == ["bigger map", "extra exits", "walls", "potions"]
@@ -541,8 +627,13 @@ class TestMoreRulings:
         rejected(s, "A", {"type": "draw_card"}, match="not your turn|not possible")
 
     def test_a_turn_in_hand_mode_with_nothing_to_draw_ends(self):
-        s = given([("A", "ninja"), ("B", "tank")], deck=["2C", "3C", "4C", "5C", "6C", "7C"],
-                  turn_mode="three_card_hand", deck_exact=[], discard=[])
+        s = given(
+            [("A", "ninja"), ("B", "tank")],
+            deck=["2C", "3C", "4C", "5C", "6C", "7C"],
+            turn_mode="three_card_hand",
+            deck_exact=[],
+            discard=[],
+        )
         s = act(s, "A", "draw_card")
         assert s["turn"]["current"] == "B" and char(s, "A")["hand"] == ["2C", "3C", "4C"]
 

@@ -48,7 +48,12 @@ class TestMovement:
         [entry] = res["hall_of_fame"]
         assert entry["class"] == "rogue" and entry["outcome"] == "escaped"
         assert (entry["level"], entry["lives"], entry["max_lives"], entry["speed"], entry["turns_taken"]) == (
-            1, 10, 10, 0, 2)
+            1,
+            10,
+            10,
+            0,
+            2,
+        )
 
     def test_s3_passing_over_the_pit_is_safe_landing_loses(self):
         s = given([("P", "tank")], deck=["4D", "2S"], pits=[(5, 3)], exits=[(1, 10)])
@@ -109,8 +114,29 @@ class TestCombat:
         assert s["removed"] == ["QD"]
 
     def test_s6_king_royal_barrage_with_a_void_matchup(self):
-        deck = ["KC", "2D", "9S", "3H", "10H", "4C", "8D", "5S", "6S", "10S", "9C", "7D", "4H", "9H", "2S",
-                "8C", "2H", "9D", "5C", "6C", "3C"]
+        deck = [
+            "KC",
+            "2D",
+            "9S",
+            "3H",
+            "10H",
+            "4C",
+            "8D",
+            "5S",
+            "6S",
+            "10S",
+            "9C",
+            "7D",
+            "4H",
+            "9H",
+            "2S",
+            "8C",
+            "2H",
+            "9D",
+            "5C",
+            "6C",
+            "3C",
+        ]
         s = given([("P", "ninja")], deck=deck)
         s = draw(s)
         assert s["combat"]["boss_lives"] == 5
@@ -211,7 +237,12 @@ class TestClasses:
         assert s2["discard"][-1] == "3D"
         [entry] = s2["hall_of_fame"]
         assert (entry["class"], entry["level"], entry["lives"], entry["max_lives"], entry["speed"]) == (
-            "athlete", 2, 10, 10, 1)
+            "athlete",
+            2,
+            10,
+            10,
+            1,
+        )
         # Variant: declining leaves the Athlete where it is; the card is still discarded.
         s3 = act(s, "P", "dash", direction=None)
         assert where(s3, "P") == [5, 1] and s3["discard"][-1] == "3D"
@@ -240,8 +271,17 @@ class TestDeck:
 
     def test_s14_three_card_hand_forming_drawing_choosing_and_a_boss(self):
         deck = ["5C", "QH", "2D", "9S", "3H", "JC", "4D", "6H", "5S", "8D", "7C", "10S", "4C"]
-        s = dc.new_game(1, ["P"], {"classes": {"P": "rogue"}, "deck": deck, "shuffles": "stacked",
-                                   "turn_mode": "three_card_hand", "marker_placement": "manual"})
+        s = dc.new_game(
+            1,
+            ["P"],
+            {
+                "classes": {"P": "rogue"},
+                "deck": deck,
+                "shuffles": "stacked",
+                "turn_mode": "three_card_hand",
+                "marker_placement": "manual",
+            },
+        )
         s = act(s, "P", "place_marker", kind="exit", square=[5, 8])
         s = act(s, "P", "place_marker", kind="pit", square=[8, 8])
         assert s["characters"][0]["hand"] == ["5C", "2D", "9S"]
@@ -300,8 +340,13 @@ class TestMods:
         assert {"type": "start_game"} not in dc.legal_actions(lobby, "P")
 
     def test_s16_potions(self):
-        s = given([("P", "swordsman")], deck=["2C", "2H", "3C", "3H"], lives={"P": 8},
-                  potion_roll=True, d20_rolls=[1, 19, 20, 20, 18])
+        s = given(
+            [("P", "swordsman")],
+            deck=["2C", "2H", "3C", "3H"],
+            lives={"P": 8},
+            potion_roll=True,
+            d20_rolls=[1, 19, 20, 20, 18],
+        )
         expected = [([7, 1], 9), ([5, 1], 10), ([8, 1], 10), ([5, 1], 10)]
         for square, lives in expected:
             s = draw(s)

@@ -6,7 +6,6 @@ Maps and scenarios are those of ``docs/rules/dungeon-of-doom.md`` section 11.
 from __future__ import annotations
 
 import json
-
 import random
 
 import pytest
@@ -220,8 +219,9 @@ class TestVision:
         assert not cells(v1) & set(remembered)
         assert remembered[5, 4]["item"] == {"kind": "lantern", "amount": 1}
         # p2 takes the remembered lantern out of p1's sight: p1's memory keeps the old picture.
-        state = run(state, ("p1", "end_turn"), ("p2", "move", "N"), ("p2", "move", "N"), ("p2", "move", "W"),
-                    ("p2", "pickup"))
+        state = run(
+            state, ("p1", "end_turn"), ("p2", "move", "N"), ("p2", "move", "N"), ("p2", "move", "W"), ("p2", "pickup")
+        )
         assert item_at(state, (5, 4)) is None
         remembered = {tuple(c["pos"]): c for c in dod.view(state, "p1")["memory"]}
         assert remembered[5, 4]["item"] == {"kind": "lantern", "amount": 1}
@@ -267,7 +267,12 @@ class TestActionPoints:
         assert turn(after) == (2, "p2")
         assert new_events(state, after, "p1", "picked_up")[0]["ap"] == 0
         assert new_events(state, after, "p1", "hp_changed")[0] | {"text": ""} == {
-            "seq": after["step"], "type": "hp_changed", "delta": 1, "hp": 4, "text": ""}
+            "seq": after["step"],
+            "type": "hp_changed",
+            "delta": 1,
+            "hp": 4,
+            "text": "",
+        }
 
     def test_s7_illegal_actions_change_nothing(self):
         state = game(ARMOURY, {"p1": (1, 1), "p2": (2, 3)})
@@ -357,7 +362,13 @@ class TestCombat:
         assert turn(after) == (2, "p2") and ap(after, "p2") == 6 and ap(after, "p1") is None
         (to_p2,) = new_events(before, after, "p2", "attack")
         assert {k: to_p2[k] for k in ("attacker", "target", "dir", "hit", "damage", "hp")} == {
-            "attacker": "p1", "target": "p2", "dir": "N", "hit": True, "damage": 1, "hp": 2}
+            "attacker": "p1",
+            "target": "p2",
+            "dir": "N",
+            "hit": True,
+            "damage": 1,
+            "hp": 2,
+        }
         (hp,) = new_events(before, after, "p2", "hp_changed")
         assert (hp["delta"], hp["hp"]) == (-1, 2)
         (to_p1,) = new_events(before, after, "p1", "attack")
@@ -473,8 +484,14 @@ class TestCombat:
         state = game(LANTERN_GALLERY, {"p1": (7, 4), "p2": (7, 5), "p3": (9, 3)}, dice=[2])
         after = act(state, "p1", "attack", "E")
         (seen,) = new_events(state, after, "p3", "attack_seen")
-        assert seen | {"text": ""} == {"seq": 1, "type": "attack_seen", "attacker": "p1", "target": "p2",
-                                        "hit": True, "text": ""}
+        assert seen | {"text": ""} == {
+            "seq": 1,
+            "type": "attack_seen",
+            "attacker": "p1",
+            "target": "p2",
+            "hit": True,
+            "text": "",
+        }
         assert new_events(state, after, None, "attack_seen") == []
         far = game(LANTERN_GALLERY, {"p1": (7, 4), "p2": (7, 5), "p3": (1, 1)}, dice=[2])
         assert new_events(far, act(far, "p1", "attack", "E"), "p3", "attack_seen") == []
@@ -499,13 +516,20 @@ class TestDeath:
         state = run(state, ("p1", "move", "W"), ("p1", "pickup"), ("p1", "end_turn"))
         state = run(state, ("p2", "pickup"), ("p2", "move", "E"), ("p2", "end_turn"))
         assert player(state, "p2")["pos"] == [1, 2] and dod.result(state) is None  # 1 < 2
-        state = run(state, ("p1", "attack", "W"), ("p2", "end_turn"), ("p1", "attack", "W"),
-                    ("p2", "end_turn"), ("p1", "attack", "W"))
+        state = run(
+            state,
+            ("p1", "attack", "W"),
+            ("p2", "end_turn"),
+            ("p1", "attack", "W"),
+            ("p2", "end_turn"),
+            ("p1", "attack", "W"),
+        )
         assert player(state, "p2")["status"] == "dead"
         assert item_at(state, (1, 2)) == {"kind": "gold", "amount": 1}
         assert state["map"]["terrain"][1][2] == "E"
         assert {"pos": [1, 2], "tile": "exit", "item": {"kind": "gold", "amount": 1}, "player": None} in (
-            dod.view(state, "p1")["visible"])
+            dod.view(state, "p1")["visible"]
+        )
         state = act(state, "p1", "move", "W")
         assert dod.result(state) is None  # on the exit, but only 1 gold
         state = act(state, "p1", "pickup")
@@ -516,8 +540,7 @@ class TestDeath:
         # final.rows shows the gold (G) on top; final.terrain keeps the exit beneath (ruling 20).
         text = "name Exit Fight\nwin 2\n######\n#GEG.#\n######\n"
         state = game(text, {"p1": (1, 3), "p2": (1, 1)})
-        state = run(state, ("p1", "end_turn"), ("p2", "pickup"), ("p2", "move", "E"), ("p2", "leave"),
-                    ("p1", "leave"))
+        state = run(state, ("p1", "end_turn"), ("p2", "pickup"), ("p2", "move", "E"), ("p2", "leave"), ("p1", "leave"))
         final = dod.view(state, None)["final"]
         assert final["rows"][1] == "#.GG.#" and final["terrain"][1] == "#.E..#"
         assert {"pos": [1, 2], "kind": "gold", "amount": 1} in final["items"]
@@ -690,8 +713,16 @@ class TestPresence:
 
     def test_a_turn_in_between_where_the_player_acted_resets_the_count(self):
         state = game(LANTERN_GALLERY, {"p1": (5, 5), "p2": (7, 5)})
-        state = run(state, ("p1", "timeout"), ("p2", "end_turn"), ("p1", "end_turn"), ("p2", "end_turn"),
-                    ("p1", "timeout"), ("p2", "end_turn"), ("p1", "timeout"))
+        state = run(
+            state,
+            ("p1", "timeout"),
+            ("p2", "end_turn"),
+            ("p1", "end_turn"),
+            ("p2", "end_turn"),
+            ("p1", "timeout"),
+            ("p2", "end_turn"),
+            ("p1", "timeout"),
+        )
         assert player(state, "p1")["status"] == "alive" and player(state, "p1")["timeouts"] == 2
 
 
@@ -745,12 +776,15 @@ class TestHiddenInformation:
     def test_other_players_stats_never_reach_a_seat(self):
         # Ruling 30: p2 drinks to 4 HP and dons armour in p1's sight; p1 learns only what was taken.
         state = game(DUELLING_HALL, {"p1": (2, 2), "p2": (2, 4)})
-        state = run(state, ("p1", "end_turn"), ("p2", "pickup"), ("p2", "move", "N"), ("p2", "move", "W"),
-                    ("p2", "pickup"))
+        state = run(
+            state, ("p1", "end_turn"), ("p2", "pickup"), ("p2", "move", "N"), ("p2", "move", "W"), ("p2", "pickup")
+        )
         assert player(state, "p2")["hp"] == 4 and player(state, "p2")["kit"] == ["armour"]
         v1 = dod.view(state, "p1")
         assert [(e["seat"], e["item"]) for e in v1["events"] if e["type"] == "item_taken"] == [
-            ("p2", "armour"), ("p2", "potion")]
+            ("p2", "armour"),
+            ("p2", "potion"),
+        ]
         text = json.dumps({k: v for k, v in v1.items() if k != "me"})
         assert '"hp"' not in text and '"gold":' not in text and '"kit"' not in text
 
@@ -901,8 +935,14 @@ class TestOptions:
 
     def test_options_are_normalised_and_defaults_apply(self):
         state = dod.new_game(1, ["p1"], {"turn_seconds": 0})
-        assert state["options"] == {"map": None, "random_map": None, "max_players": 4, "turn_seconds": 0,
-                                    "dice": [], "start_positions": {}}
+        assert state["options"] == {
+            "map": None,
+            "random_map": None,
+            "max_players": 4,
+            "turn_seconds": 0,
+            "dice": [],
+            "start_positions": {},
+        }
         assert state["map"]["name"] == "Lantern Gallery"
         assert dod.view(state, "p1")["turn"] == {"number": 1, "seat": "p1", "seconds": 0}
         assert dod.new_game(1, ["p1"], {"turn_seconds": 30})["options"]["turn_seconds"] == 30
@@ -910,8 +950,14 @@ class TestOptions:
 
     @pytest.mark.parametrize(
         ("players", "options"),
-        [([], None), (["p1", "p1"], None), (["p1", 2], None), ([f"p{i}" for i in range(9)], None),
-         (["p1", "p2", "p3"], {"max_players": 2}), (["p1", "p2", "p3"], {"map": "name Tiny\nwin 0\nE.\n"})],
+        [
+            ([], None),
+            (["p1", "p1"], None),
+            (["p1", 2], None),
+            ([f"p{i}" for i in range(9)], None),
+            (["p1", "p2", "p3"], {"max_players": 2}),
+            (["p1", "p2", "p3"], {"map": "name Tiny\nwin 0\nE.\n"}),
+        ],
     )
     def test_bad_player_lists_are_refused(self, players, options):
         with pytest.raises(InvalidAction):
@@ -926,7 +972,11 @@ class TestOptions:
 
     def test_contract_constants_and_registry(self):
         assert (dod.slug, dod.title, dod.min_players, dod.max_players) == (
-            "dungeon-of-doom", "The Dungeon of Doom", 1, 8)
+            "dungeon-of-doom",
+            "The Dungeon of Doom",
+            1,
+            8,
+        )
         assert "dungeon-of-doom" in rules_engine.available()
 
     def test_load_refuses_foreign_data(self):

@@ -70,8 +70,14 @@ class TestParserQuirks:
     def test_items_are_read_row_major_one_coin_per_g(self):
         dungeon = parse_map("name Hoard\nwin 3\nGG\nEG\nHS\nAL")
         assert [(i.pos, i.kind, i.amount) for i in dungeon.items] == [
-            ((0, 0), "gold", 1), ((0, 1), "gold", 1), ((1, 1), "gold", 1), ((2, 0), "potion", 1),
-            ((2, 1), "sword", 1), ((3, 0), "armour", 1), ((3, 1), "lantern", 1)]
+            ((0, 0), "gold", 1),
+            ((0, 1), "gold", 1),
+            ((1, 1), "gold", 1),
+            ((2, 0), "potion", 1),
+            ((2, 1), "sword", 1),
+            ((3, 0), "armour", 1),
+            ((3, 1), "lantern", 1),
+        ]
         assert dungeon.gold == 3
 
     def test_to_text_round_trips(self):

@@ -18,15 +18,24 @@ from rules_engine import IllegalAction, InvalidAction
 
 dod = rules_engine.get("dungeon-of-doom")
 
-MAPS = [dod.shipped_maps()[stem] for stem in ("duelling-hall", "sunken-vault", "lantern-gallery")] + [
-    dod.generate_map(seed, "S") for seed in (1, 2)
-] + ["name Strip\nwin 1\nE.G.H.S.A.L.G"]
+MAPS = (
+    [dod.shipped_maps()[stem] for stem in ("duelling-hall", "sunken-vault", "lantern-gallery")]
+    + [dod.generate_map(seed, "S") for seed in (1, 2)]
+    + ["name Strip\nwin 1\nE.G.H.S.A.L.G"]
+)
 
-CANDIDATES = [
-    {"type": t, "dir": d} for t in ("move", "attack") for d in "NESW"
-] + [{"type": t} for t in ("pickup", "end_turn", "leave", "join", "timeout", "drop")] + [
-    {"type": "move"}, {"type": "move", "dir": "up"}, {"type": "fly"}, {"type": "pickup", "x": 1}, {}, None,
-]
+CANDIDATES = (
+    [{"type": t, "dir": d} for t in ("move", "attack") for d in "NESW"]
+    + [{"type": t} for t in ("pickup", "end_turn", "leave", "join", "timeout", "drop")]
+    + [
+        {"type": "move"},
+        {"type": "move", "dir": "up"},
+        {"type": "fly"},
+        {"type": "pickup", "x": 1},
+        {},
+        None,
+    ]
+)
 
 SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -42,8 +51,12 @@ def field(state: dict, p: dict) -> set[tuple[int, int]]:
     r0, c0 = p["pos"]
     lantern = "lantern" in p["kit"]
     h, w = state["map"]["height"], state["map"]["width"]
-    return {(r0 + dr, c0 + dc) for dr in range(-3, 4) for dc in range(-3, 4)
-            if in_field(dr, dc, lantern) and 0 <= r0 + dr < h and 0 <= c0 + dc < w}
+    return {
+        (r0 + dr, c0 + dc)
+        for dr in range(-3, 4)
+        for dc in range(-3, 4)
+        if in_field(dr, dc, lantern) and 0 <= r0 + dr < h and 0 <= c0 + dc < w
+    }
 
 
 def positions(node, key=None):
@@ -153,7 +166,8 @@ class Game:
             else:
                 assert p["hp"] >= 1 and p["kit"] == sorted(set(p["kit"]))
         coins = sum(i["amount"] for i in state["map"]["items"] if i["kind"] == "gold") + sum(
-            p["gold"] for p in state["players"])
+            p["gold"] for p in state["players"]
+        )
         assert coins == dod.parse_map(self.options["map"]).gold  # gold is never created or lost
         if dod.result(state) is None:
             turn = state["turn"]

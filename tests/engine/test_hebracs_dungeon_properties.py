@@ -83,8 +83,9 @@ def pick(state: dict, choice: int) -> dict:
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=SEEDS, options=st.sampled_from(OPTION_SETS),
-       choices=st.lists(st.integers(0, 10**6), min_size=30, max_size=150))
+@given(
+    seed=SEEDS, options=st.sampled_from(OPTION_SETS), choices=st.lists(st.integers(0, 10**6), min_size=30, max_size=150)
+)
 def test_random_legal_play_keeps_every_invariant(seed, options, choices):
     state = R.new_game(seed, ["p1"], options)
     cards = all_cards(state)
@@ -118,8 +119,12 @@ def progress_pick(state: dict, rng: random.Random) -> dict:
     back into cleared chambers."""
     legal = [a for a in R.legal_actions(state, "p1") if a["type"] != "resign"]
     grid = state["grid"]
-    fresh = [a for a in legal if a["type"] == "move"
-             and (grid[a["row"] - 1][a["col"] - 1]["enemy"] or grid[a["row"] - 1][a["col"] - 1]["treasure"])]
+    fresh = [
+        a
+        for a in legal
+        if a["type"] == "move"
+        and (grid[a["row"] - 1][a["col"] - 1]["enemy"] or grid[a["row"] - 1][a["col"] - 1]["treasure"])
+    ]
     if fresh:
         legal = [a for a in legal if a["type"] != "move" or a in fresh]
     return rng.choice(legal)
@@ -153,8 +158,28 @@ PARAMS = {
     "target": POS,
     "targets": st.lists(POS, max_size=7),
 }
-TYPES = ["move", "descend", "fight", "propose_trade", "offer", "buy", "decline", "priestess", "play", "attack",
-         "finish_attack", "drink", "call_prisoner", "cast", "peek", "stop_peeking", "destroy", "drop", "bogus", 5]
+TYPES = [
+    "move",
+    "descend",
+    "fight",
+    "propose_trade",
+    "offer",
+    "buy",
+    "decline",
+    "priestess",
+    "play",
+    "attack",
+    "finish_attack",
+    "drink",
+    "call_prisoner",
+    "cast",
+    "peek",
+    "stop_peeking",
+    "destroy",
+    "drop",
+    "bogus",
+    5,
+]
 RANDOM_ACTIONS = st.builds(
     lambda kind, params: {"type": kind, **params},
     st.sampled_from(TYPES),
@@ -163,8 +188,12 @@ RANDOM_ACTIONS = st.builds(
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=SEEDS, options=st.sampled_from(OPTION_SETS), choices=st.lists(st.integers(0, 10**6), max_size=60),
-       data_=st.data())
+@given(
+    seed=SEEDS,
+    options=st.sampled_from(OPTION_SETS),
+    choices=st.lists(st.integers(0, 10**6), max_size=60),
+    data_=st.data(),
+)
 def test_random_actions_are_refused_cleanly(seed, options, choices, data_):
     state = R.new_game(seed, ["p1"], options)
     cards = all_cards(state)

@@ -60,25 +60,44 @@ class TestContract:
     def test_standard_deal(self):
         state = R.new_game(5, ["p1"], None)
         everything = Counter(state["hand_deck"]) + Counter(
-            c for row in state["grid"] for cl in row for c in (cl["enemy"], cl["treasure"]))
+            c for row in state["grid"] for cl in row for c in (cl["enemy"], cl["treasure"])
+        )
         assert sum(everything.values()) == 108 and everything["JK"] == 4 and everything["AS"] == 2
         assert len(state["hand_deck"]) == 84
         assert R.new_game(5, ["p1"], None) == state
         assert R.new_game(6, ["p1"], None)["hand_deck"] != state["hand_deck"]
 
-    @pytest.mark.parametrize("options, size, jokers", [({"decks": 3}, 162, 6), ({"jokers": False}, 104, 0),
-                                                       ({"decks": 4, "jokers": False}, 208, 0)])
+    @pytest.mark.parametrize(
+        "options, size, jokers",
+        [({"decks": 3}, 162, 6), ({"jokers": False}, 104, 0), ({"decks": 4, "jokers": False}, 208, 0)],
+    )
     def test_deck_options(self, options, size, jokers):
         state = R.new_game(5, ["p1"], options)
         cards = state["hand_deck"] + [c for row in state["grid"] for cl in row for c in (cl["enemy"], cl["treasure"])]
         assert len(cards) == size and cards.count("JK") == jokers
 
-    @pytest.mark.parametrize("options", [
-        {"colour": "red"}, {"decks": 1}, {"decks": "2"}, {"jokers": 1}, {"rows": 6}, {"cols": 2},
-        {"rows": 2, "cols": 5}, {"max_life": 4}, {"max_life": 31}, {"inventory_limit": 2},
-        {"inventory_limit": 31}, {"strength_after_attack": "yes"}, {"alignment": "neutral"},
-        {"deck": ["AS"] * 23}, {"deck": ["ZZ"] * 24}, {"deck": "AS KS"}, "decks=2",
-    ])
+    @pytest.mark.parametrize(
+        "options",
+        [
+            {"colour": "red"},
+            {"decks": 1},
+            {"decks": "2"},
+            {"jokers": 1},
+            {"rows": 6},
+            {"cols": 2},
+            {"rows": 2, "cols": 5},
+            {"max_life": 4},
+            {"max_life": 31},
+            {"inventory_limit": 2},
+            {"inventory_limit": 31},
+            {"strength_after_attack": "yes"},
+            {"alignment": "neutral"},
+            {"deck": ["AS"] * 23},
+            {"deck": ["ZZ"] * 24},
+            {"deck": "AS KS"},
+            "decks=2",
+        ],
+    )
     def test_bad_options_are_invalid(self, options):
         with pytest.raises(InvalidAction):
             R.new_game(1, ["p1"], options)
@@ -137,8 +156,11 @@ class TestContract:
         assert spectator["choices"] is None
         assert player["choices"]["potions"] == [{"card": "5C", "points": 10}]
         assert player["choices"]["gems"] == ["3D"]
-        assert player["choices"]["offer_cards"] == [{"card": "5C", "value": 5}, {"card": "3D", "value": 3},
-                                                    {"card": "JH", "value": 8}]
+        assert player["choices"]["offer_cards"] == [
+            {"card": "5C", "value": 5},
+            {"card": "3D", "value": 3},
+            {"card": "JH", "value": 8},
+        ]
         assert sorted(player["choices"]["targets"]["move"]) == [[1, 2], [2, 1]]
         assert {c["action"]["type"] for c in player["choices"]["actions"]} >= {"move", "cast", "resign"}
         assert player["cleared"] == 1 and player["descent_threshold"] == 6 and player["chambers"] == 12
@@ -147,8 +169,20 @@ class TestContract:
 # --- spells: legality in each situation (8.2) ----------------------------------------------------
 
 POTIONS = ["10C", "9C", "8C", "7C", "6C", "5C", "4C", "3C", "2C"]
-FREE = {"remote_vision", "future_perception", "healing", "anti_magic", "body_switch", "teleport", "revelation",
-        "hell_bomb", "curse", "genie_of_luck", "stone_statue", "god_vision"}
+FREE = {
+    "remote_vision",
+    "future_perception",
+    "healing",
+    "anti_magic",
+    "body_switch",
+    "teleport",
+    "revelation",
+    "hell_bomb",
+    "curse",
+    "genie_of_luck",
+    "stone_statue",
+    "god_vision",
+}
 BATTLE = set(data.SPELLS) - {"illusion", "stone_statue"}
 
 
@@ -163,20 +197,38 @@ def _situations():
     yield "explore", _explore(), FREE
     yield "battle", play(_explore(), mv(1, 2)), BATTLE
     yield "battle_after_a_spell", play(_explore(), mv(1, 2), cast("paralysis", "4C")), set()
-    yield "after_draw", play(_explore(options={"strength_after_attack": True}, cells={(1, 2): "10S/2H"},
-                                      inventory=POTIONS + ["2S"], hand=["2D"]), mv(1, 2), ATTACK), set()
+    yield (
+        "after_draw",
+        play(
+            _explore(
+                options={"strength_after_attack": True},
+                cells={(1, 2): "10S/2H"},
+                inventory=POTIONS + ["2S"],
+                hand=["2D"],
+            ),
+            mv(1, 2),
+            ATTACK,
+        ),
+        set(),
+    )
     yield "adventurer", play(_explore(cells={(1, 2): "JD/6H"}), mv(1, 2)), {"escape", "stealing_spirit"}
     yield "trade", play(_explore(cells={(1, 2): "JD/6H"}), mv(1, 2), act("propose_trade")), {"illusion"}
-    yield "trade_evil", play(_explore(cells={(1, 2): "JD/6H"}, options={"alignment": "evil"}), mv(1, 2),
-                             act("propose_trade")), {"illusion", "stealing_spirit"}
+    yield (
+        "trade_evil",
+        play(_explore(cells={(1, 2): "JD/6H"}, options={"alignment": "evil"}), mv(1, 2), act("propose_trade")),
+        {"illusion", "stealing_spirit"},
+    )
     yield "merchant", play(_explore(cells={(1, 2): "KS/6H"}), mv(1, 2)), {"stealing_spirit"}
     yield "priestess", play(_explore(cells={(1, 2): "QH/6H"}), mv(1, 2)), set()
     yield "hebrac", play(_explore(cells={(1, 2): "JK/6H"}), mv(1, 2)), set()
     yield "hebrac_reward", play(_explore(cells={(1, 2): "AS/JK"}), mv(1, 2)), set()
     yield "remote_vision", play(_explore(), cast("remote_vision", "2C")), set()
     yield "genie_of_death", play(_explore(cells={(1, 2): "AS/KS"}), mv(1, 2)), set()
-    yield "overflow", play(_explore(cells={(1, 2): "AS/6H"}, options={"inventory_limit": len(POTIONS)}),
-                           mv(1, 2)), set()
+    yield (
+        "overflow",
+        play(_explore(cells={(1, 2): "AS/6H"}, options={"inventory_limit": len(POTIONS)}), mv(1, 2)),
+        set(),
+    )
 
 
 SITUATIONS = list(_situations())
@@ -237,8 +289,11 @@ class TestSpellLegality:
         assert standing["healing"]["reason"] == "your life is already at its maximum"
         broke = R.view(given(position=(1, 1), cells={(1, 1): "cleared"}), "p1")["choices"]["spells"]
         assert {s["reason"] for s in broke.values()} >= {"you have no magic potion"}
-        empty = given(position=(1, 1), inventory=["10C", "9C"],
-                      cells={pos: "cleared" for pos in [(r, c) for r in (1, 2, 3) for c in (1, 2, 3, 4)]})
+        empty = given(
+            position=(1, 1),
+            inventory=["10C", "9C"],
+            cells={pos: "cleared" for pos in [(r, c) for r in (1, 2, 3) for c in (1, 2, 3, 4)]},
+        )
         standing = R.view(empty, "p1")["choices"]["spells"]
         assert standing["stone_statue"]["reason"] == "no chamber of the level holds an enemy card"
         assert standing["remote_vision"]["reason"] == "no unvisited chamber hides a face-down enemy"
@@ -258,15 +313,18 @@ class TestSpellLegality:
         state = play(given(inventory=["AC", "3C"], life=3), cast("healing", "3C"))
         assert state["life"] == 6
 
-    @pytest.mark.parametrize("state, action, reason", [
-        (given(inventory=["5C", "5C"], effects=["anti_magic"]), cast("anti_magic", "5C"), "already active"),
-        (given(inventory=["10C"], effects=["curse"]), cast("curse", "10C"), "already active"),
-        (given(inventory=["9C"], effects=["enemies_revealed"]), None, "already face up"),
-        (given(inventory=["3C"], filler=False), cast("future_perception", "3C"), "empty"),
-        (given(inventory=["7C"], filler=False), cast("body_switch", "7C", target=[1, 1]), "empty"),
-        (given(inventory=["6C", "5C"], filler=False), cast("genie_of_luck", "6C", "5C"), "empty"),
-        (given(inventory=["6C"]), cast("healing", "6C"), "maximum"),
-    ])
+    @pytest.mark.parametrize(
+        "state, action, reason",
+        [
+            (given(inventory=["5C", "5C"], effects=["anti_magic"]), cast("anti_magic", "5C"), "already active"),
+            (given(inventory=["10C"], effects=["curse"]), cast("curse", "10C"), "already active"),
+            (given(inventory=["9C"], effects=["enemies_revealed"]), None, "already face up"),
+            (given(inventory=["3C"], filler=False), cast("future_perception", "3C"), "empty"),
+            (given(inventory=["7C"], filler=False), cast("body_switch", "7C", target=[1, 1]), "empty"),
+            (given(inventory=["6C", "5C"], filler=False), cast("genie_of_luck", "6C", "5C"), "empty"),
+            (given(inventory=["6C"]), cast("healing", "6C"), "maximum"),
+        ],
+    )
     def test_pointless_casts_are_refused(self, state, action, reason):
         if action is None:  # Revelation with every enemy face up
             for row in state["grid"]:
@@ -290,8 +348,9 @@ class TestSpellLegality:
 
     def test_hell_bomb_with_nothing_to_strike(self):
         cells = {(1, 1): "cleared", (1, 2): "cleared", (2, 1): "cleared"}
-        assert "no struck chamber" in refused(given(cells=cells, position=(1, 1), inventory=["9C"]),
-                                               cast("hell_bomb", "9C"))
+        assert "no struck chamber" in refused(
+            given(cells=cells, position=(1, 1), inventory=["9C"]), cast("hell_bomb", "9C")
+        )
 
     def test_remote_vision_peeks_each_chamber_once_and_may_stop(self):
         state = play(_explore(), cast("remote_vision", "3C"))
@@ -302,8 +361,9 @@ class TestSpellLegality:
         assert state["phase"] == "explore" and state["decision"] is None
 
     def test_remote_vision_in_battle_returns_to_the_battle(self):
-        state = play(_explore(), mv(1, 2), cast("remote_vision", "2C"), act("peek", row=3, col=3),
-                     act("peek", row=3, col=4))
+        state = play(
+            _explore(), mv(1, 2), cast("remote_vision", "2C"), act("peek", row=3, col=3), act("peek", row=3, col=4)
+        )
         assert state["phase"] == "battle" and state["battle"]["spell"] == "remote_vision"
 
     def test_remote_vision_ends_when_no_chamber_is_left(self):
@@ -329,8 +389,12 @@ class TestSpellLegality:
         assert "black priestess" in refused(state, cast("stealing_spirit", "6C"))
 
     def test_stealing_spirit_in_a_robbed_chamber_battle_is_refused(self):
-        state = play(given(position=(1, 1), cells={(1, 1): "cleared", (1, 2): "10S/AS"}, inventory=["6C", "7C", "3C"]),
-                     mv(1, 2), cast("stealing_spirit", "6C"), mv(1, 2))
+        state = play(
+            given(position=(1, 1), cells={(1, 1): "cleared", (1, 2): "10S/AS"}, inventory=["6C", "7C", "3C"]),
+            mv(1, 2),
+            cast("stealing_spirit", "6C"),
+            mv(1, 2),
+        )
         assert "Escape" in refused(state, cast("stealing_spirit", "7C"))
         play(state, cast("escape", "3C"))
 
@@ -413,13 +477,15 @@ class TestRulings:
         assert state["position"] is None
 
     def test_body_switch_into_a_black_queen_steals_at_once(self):
-        state = play(given(inventory=["7C", "9H"], cells={(1, 1): "10S/4H"}, hand=["QC"]), mv(1, 1),
-                     cast("body_switch", "7C"))
+        state = play(
+            given(inventory=["7C", "9H"], cells={(1, 1): "10S/4H"}, hand=["QC"]), mv(1, 1), cast("body_switch", "7C")
+        )
         assert state["inventory"] == ["4H"] and state["phase"] == "explore"
 
     def test_body_switch_in_a_battle_keeps_the_curse(self):
-        state = play(given(inventory=["10C", "7C"], cells={(1, 1): "10S/4H"}, hand=["9D"]), cast("curse", "10C"),
-                     mv(1, 1))
+        state = play(
+            given(inventory=["10C", "7C"], cells={(1, 1): "10S/4H"}, hand=["9D"]), cast("curse", "10C"), mv(1, 1)
+        )
         assert state["battle"]["enemy_life"] == 5
         state = play(state, cast("body_switch", "7C"))
         assert state["battle"]["enemy"] == "9D" and state["battle"]["enemy_life"] == 5
@@ -478,8 +544,13 @@ class TestRulings:
 
     def test_r13_prisoners_stack_and_add_once_with_double_attack(self):
         state = given(inventory=["JD", "JC", "4C"], cells={(1, 1): "10S/4H"}, hand=["2D", "2H"])
-        state = play(state, mv(1, 1), act("call_prisoner", card="JD"), act("call_prisoner", card="JC"),
-                     cast("double_attack", "4C"))
+        state = play(
+            state,
+            mv(1, 1),
+            act("call_prisoner", card="JD"),
+            act("call_prisoner", card="JC"),
+            cast("double_attack", "4C"),
+        )
         state = play(state, ATTACK)
         assert state["battle"] is None and state["inventory"] == ["4H"]  # 2 + 2 + 3 + 3 = 10
 
@@ -530,8 +601,9 @@ class TestRulings:
         assert state["inventory"] == ["AS"] and state["hand_deck"] == ["KD"]
 
     def test_r8_double_attack_without_a_second_card_strands(self):
-        state = play(given(inventory=["4C"], cells={(1, 1): "9S/4H"}, filler=False), mv(1, 1),
-                     cast("double_attack", "4C"))
+        state = play(
+            given(inventory=["4C"], cells={(1, 1): "9S/4H"}, filler=False), mv(1, 1), cast("double_attack", "4C")
+        )
         assert state["hand_deck"] == ["4C"]
         state = play(state, ATTACK)
         assert state["status"] == "stranded"
@@ -541,14 +613,18 @@ class TestRulings:
         assert state["inventory"] == ["7S"]
 
     def test_genie_of_luck_spell_in_a_battle(self):
-        state = play(given(inventory=["6C", "5C"], cells={(1, 1): "9S/4H"}, hand=["2H", "3H", "4S", "5S", "6S"]),
-                     mv(1, 1), cast("genie_of_luck", "6C", "5C"))
+        state = play(
+            given(inventory=["6C", "5C"], cells={(1, 1): "9S/4H"}, hand=["2H", "3H", "4S", "5S", "6S"]),
+            mv(1, 1),
+            cast("genie_of_luck", "6C", "5C"),
+        )
         assert state["phase"] == "battle" and state["inventory"] == ["2H", "3H", "4S", "5S", "6S"]
 
     def test_inventory_limit_pauses_a_genie_of_luck_sequence(self):
         # the two potions go under first, so the Genie of Luck draws 3H 4H 5H 6C 5C
-        state = given(options={"inventory_limit": 3}, inventory=["6C", "5C", "2H"], hand=["3H", "4H", "5H"],
-                      filler=False)
+        state = given(
+            options={"inventory_limit": 3}, inventory=["6C", "5C", "2H"], hand=["3H", "4H", "5H"], filler=False
+        )
         state = play(state, cast("genie_of_luck", "6C", "5C"))
         assert state["phase"] == "overflow" and state["inventory"] == ["2H", "3H", "4H", "5H"]
         assert R.view(state, None)["pending"] == [{"kind": "luck", "card": "6C"}, {"kind": "luck", "card": "5C"}]
@@ -568,8 +644,9 @@ class TestRulings:
         assert all(cell(state, *p)["visited"] for p in ((1, 3), (2, 2)))
 
     def test_hell_bomb_needs_a_position_after_an_escape(self):
-        state = play(given(position=(1, 1), cells={(1, 1): "cleared"}, inventory=["3C", "9C"]), mv(1, 2),
-                     cast("escape", "3C"))
+        state = play(
+            given(position=(1, 1), cells={(1, 1): "cleared"}, inventory=["3C", "9C"]), mv(1, 2), cast("escape", "3C")
+        )
         assert state["position"] is None
         refused(state, cast("hell_bomb", "9C"))
         assert play(state, mv(1, 1), cast("hell_bomb", "9C"))["inventory"][-1] == "2H"
@@ -598,11 +675,14 @@ class TestRulings:
         refused(state, act("descend"))
 
     def test_strength_potion_bonus_is_lost_after_the_battle(self):
-        state = play(given(inventory=["5S", "3C"], cells={(1, 1): "9S/4H"}), mv(1, 1), act("drink", card="5S"),
-                     cast("escape", "3C"))
+        state = play(
+            given(inventory=["5S", "3C"], cells={(1, 1): "9S/4H"}),
+            mv(1, 1),
+            act("drink", card="5S"),
+            cast("escape", "3C"),
+        )
         state = play(state, mv(1, 1))
         assert state["battle"]["strength"] == 0
-
 
 
 # --- R31 / 8.1: a Paralysis that could change nothing is refused ----------------------------------
@@ -652,8 +732,9 @@ class TestParalysisThatChangesNothing:
         state = _fight("9C", effects=["anti_magic"])
         standing = _paralysis_standing(state)
         assert not standing["castable"]
-        assert standing["reason"] == ("under Anti-Magic the evil magician cannot take your life: "
-                                      "Paralysis would change nothing")
+        assert standing["reason"] == (
+            "under Anti-Magic the evil magician cannot take your life: Paralysis would change nothing"
+        )
 
     @pytest.mark.parametrize("enemy, effects", [("9C", ()), ("9S", ("anti_magic",)), ("9H", ("anti_magic",))])
     def test_other_foes_or_no_anti_magic_still_allow_it(self, enemy, effects):
@@ -661,45 +742,61 @@ class TestParalysisThatChangesNothing:
         assert _paralysis_standing(state)["castable"]
         assert play(state, cast("paralysis", "4C"), ATTACK)["life"] == 15  # and it does shield
 
-    @pytest.mark.parametrize("enemy, kwargs, lowest", [
-        ("3S", {"extra": ["AS"]}, 4),                                   # ace 1 + Bracelet 3 > 3
-        ("4S", {"extra": ["AS"]}, 4),                                   # reaching the life is enough
-        ("5S", {"extra": ["AS"], "strength": ["2S"]}, 6),               # a strength potion drunk
-        ("10S", {"extra": ["AS"], "prisoners": ["JD", "JC"]}, 10),      # two prisoners called
-        ("9S", {"extra": ["AS"], "prisoners": ["JD"], "effects": ["curse"]}, 7),  # life 5 under a Curse
-        ("3S", {"strength": ["2S"]}, 3),
-    ])
+    @pytest.mark.parametrize(
+        "enemy, kwargs, lowest",
+        [
+            ("3S", {"extra": ["AS"]}, 4),  # ace 1 + Bracelet 3 > 3
+            ("4S", {"extra": ["AS"]}, 4),  # reaching the life is enough
+            ("5S", {"extra": ["AS"], "strength": ["2S"]}, 6),  # a strength potion drunk
+            ("10S", {"extra": ["AS"], "prisoners": ["JD", "JC"]}, 10),  # two prisoners called
+            ("9S", {"extra": ["AS"], "prisoners": ["JD"], "effects": ["curse"]}, 7),  # life 5 under a Curse
+            ("3S", {"strength": ["2S"]}, 3),
+        ],
+    )
     def test_a_next_attack_that_cannot_fail(self, enemy, kwargs, lowest):
         state = _fight(enemy, **kwargs)
         standing = _paralysis_standing(state)
         assert not standing["castable"]
         life = state["battle"]["enemy_life"]
-        assert standing["reason"] == (f"even an ace would score {lowest} against life {life}, so your next "
-                                      "attack cannot fail: Paralysis would change nothing")
+        assert standing["reason"] == (
+            f"even an ace would score {lowest} against life {life}, so your next "
+            "attack cannot fail: Paralysis would change nothing"
+        )
 
-    @pytest.mark.parametrize("enemy, kwargs", [
-        ("5S", {"extra": ["AS"]}),                                      # 4 < 5: an ace would cost 1 life
-        ("10S", {"extra": ["AS"], "prisoners": ["JD"]}),                # 7 < 10
-        ("9S", {"extra": ["AS"], "prisoners": ["JD"]}),                 # no Curse: 7 < 9
-        ("3S", {}),                                                     # no bonus at all: 1 < 3
-        ("3S", {"effects": ["anti_magic"]}),                            # Anti-Magic spares only magicians
-    ])
+    @pytest.mark.parametrize(
+        "enemy, kwargs",
+        [
+            ("5S", {"extra": ["AS"]}),  # 4 < 5: an ace would cost 1 life
+            ("10S", {"extra": ["AS"], "prisoners": ["JD"]}),  # 7 < 10
+            ("9S", {"extra": ["AS"], "prisoners": ["JD"]}),  # no Curse: 7 < 9
+            ("3S", {}),  # no bonus at all: 1 < 3
+            ("3S", {"effects": ["anti_magic"]}),  # Anti-Magic spares only magicians
+        ],
+    )
     def test_a_next_attack_that_may_fail_allows_it(self, enemy, kwargs):
         assert _paralysis_standing(_fight(enemy, **kwargs))["castable"]
 
     def test_the_foreseen_top_card_already_wins(self):
         # Future Perception (free time) shows KD on top: against 9S the next attack scores 10.
-        state = play(given(inventory=["2C", "4C"], cells={(1, 1): "9S/4H"}, hand=["KD", "3D"]),
-                     cast("future_perception", "2C"), mv(1, 1))
+        state = play(
+            given(inventory=["2C", "4C"], cells={(1, 1): "9S/4H"}, hand=["KD", "3D"]),
+            cast("future_perception", "2C"),
+            mv(1, 1),
+        )
         assert state["known_top"] == 2  # KD and 3D
         standing = _paralysis_standing(state)
-        assert standing["reason"] == ("your next attack card is KD, which you foresaw: it scores 10 against "
-                                      "life 9, so Paralysis would change nothing")
+        assert standing["reason"] == (
+            "your next attack card is KD, which you foresaw: it scores 10 against "
+            "life 9, so Paralysis would change nothing"
+        )
         assert standing["reason"] not in json.dumps(R.view(state, None))  # the player's knowledge only
 
     def test_a_foreseen_losing_card_allows_it(self):
-        state = play(given(inventory=["2C", "4C"], cells={(1, 1): "9S/4H"}, hand=["3D", "KD"]),
-                     cast("future_perception", "2C"), mv(1, 1))
+        state = play(
+            given(inventory=["2C", "4C"], cells={(1, 1): "9S/4H"}, hand=["3D", "KD"]),
+            cast("future_perception", "2C"),
+            mv(1, 1),
+        )
         assert _paralysis_standing(state)["castable"]
         assert play(state, cast("paralysis", "4C"), ATTACK)["life"] == 15
 
@@ -713,10 +810,15 @@ class TestParalysisThatChangesNothing:
     @pytest.mark.parametrize("prisoner", [False, True])
     @pytest.mark.parametrize("potion", [False, True])
     @pytest.mark.parametrize("effects", [(), ("anti_magic",), ("curse",), ("anti_magic", "curse")])
-    def test_refused_exactly_when_no_possible_next_card_makes_a_difference(self, enemy, bracelet, prisoner,
-                                                                          potion, effects):
-        kwargs = {"extra": ["AS"] if bracelet else [], "prisoners": ["JD"] if prisoner else [],
-                  "strength": ["2S"] if potion else [], "effects": effects}
+    def test_refused_exactly_when_no_possible_next_card_makes_a_difference(
+        self, enemy, bracelet, prisoner, potion, effects
+    ):
+        kwargs = {
+            "extra": ["AS"] if bracelet else [],
+            "prisoners": ["JD"] if prisoner else [],
+            "strength": ["2S"] if potion else [],
+            "effects": effects,
+        }
         pointless = not _paralysis_standing(_fight(enemy, **kwargs))["castable"]
         differs = False
         for card in NEXT_CARDS:  # the player does not know the top card: any of them may come
@@ -743,10 +845,22 @@ class TestPriceList:
                 assert prices == {row["price"]}
         # 6.12, as the rules file prints it.
         assert {row["name"]: row["price"] for row in data.TREASURES} == {
-            "Ruby of Gaza": 12, "Bag of Meres": 12, "Bracelet of Armok": 12, "Scepter of Leynos": 12,
-            "Life potion": "rank", "Gems": "not for sale", "Strength potion": "rank", "Magic potion": "2 × rank",
-            "Prisoner": 8, "White priestess": 9, "Black priestess": "not for sale", "Genie of Life": 10,
-            "Genie of Luck": 10, "Genie of Death": 10, "Genie of Destiny": 10, "Hebrac": 2,
+            "Ruby of Gaza": 12,
+            "Bag of Meres": 12,
+            "Bracelet of Armok": 12,
+            "Scepter of Leynos": 12,
+            "Life potion": "rank",
+            "Gems": "not for sale",
+            "Strength potion": "rank",
+            "Magic potion": "2 × rank",
+            "Prisoner": 8,
+            "White priestess": 9,
+            "Black priestess": "not for sale",
+            "Genie of Life": 10,
+            "Genie of Luck": 10,
+            "Genie of Death": 10,
+            "Genie of Destiny": 10,
+            "Hebrac": 2,
         }
 
 
@@ -754,10 +868,46 @@ class TestPriestessRanking:
     def test_ranking_is_complete_data(self):
         # Section 10's table, rank 1 (most valuable) to 40, copied here independently of data.py.
         section_10 = [
-            "AD", "AH", "AC", "AS", "10D", "9D", "8D", "10H", "9H", "7D",      # 1-10
-            "10C", "9C", "10S", "9S", "8H", "8C", "6D", "7H", "8S", "7C",      # 11-20
-            "7S", "5D", "6C", "6H", "6S", "5H", "5C", "5S", "4D", "4H",        # 21-30
-            "4C", "3D", "2D", "3H", "2H", "3C", "2C", "4S", "3S", "2S",        # 31-40
+            "AD",
+            "AH",
+            "AC",
+            "AS",
+            "10D",
+            "9D",
+            "8D",
+            "10H",
+            "9H",
+            "7D",  # 1-10
+            "10C",
+            "9C",
+            "10S",
+            "9S",
+            "8H",
+            "8C",
+            "6D",
+            "7H",
+            "8S",
+            "7C",  # 11-20
+            "7S",
+            "5D",
+            "6C",
+            "6H",
+            "6S",
+            "5H",
+            "5C",
+            "5S",
+            "4D",
+            "4H",  # 21-30
+            "4C",
+            "3D",
+            "2D",
+            "3H",
+            "2H",
+            "3C",
+            "2C",
+            "4S",
+            "3S",
+            "2S",  # 31-40
         ]
         assert list(data.STEAL_RANKING) == section_10
         assert [data.STEAL_RANK[code] for code in section_10] == list(range(1, 41))

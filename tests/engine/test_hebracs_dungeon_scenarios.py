@@ -116,7 +116,11 @@ class TestSetupAndExploring:
             assert str(seed) not in text
             assert R.view(state, seat)["hand_deck"]["count"] == 84
         assert sorted(a["row"] * 10 + a["col"] for a in R.legal_actions(state, "p1") if a["type"] == "move") == [
-            11, 14, 31, 34]
+            11,
+            14,
+            31,
+            34,
+        ]
 
     def test_a2_corners_adjacency_empty_chambers(self):
         game = g(cells={(1, 1): "AC/3H", (1, 2): "AD/4H"})
@@ -266,8 +270,18 @@ class TestTrades:
         assert game["inventory"] == ["6D", "7C", "6S"] and game.cleared() == 1
 
     def test_a7_trade_values_of_special_treasures(self):
-        game = g(life=6, inventory=["9S", "8D", "2C", "3H"], cells={
-            (1, 1): "JC/QD", (1, 2): "JD/AH", (1, 3): "JS/QC", (1, 4): "JH/JK", (2, 1): "JS/JC", (2, 2): "JH/7C"})
+        game = g(
+            life=6,
+            inventory=["9S", "8D", "2C", "3H"],
+            cells={
+                (1, 1): "JC/QD",
+                (1, 2): "JD/AH",
+                (1, 3): "JS/QC",
+                (1, 4): "JH/JK",
+                (2, 1): "JS/JC",
+                (2, 2): "JH/7C",
+            },
+        )
         game.do(mv(1, 1), act("propose_trade"))
         assert game["encounter"]["value"] == 9
         game.refuse(act("offer", cards=["8D"]))
@@ -370,7 +384,8 @@ class TestPriestesses:
         game = g(effects=["anti_magic"], life=4, cells={(1, 1): "QH/9D"})
         game.do(mv(1, 1))
         assert [a for a in R.legal_actions(game.state, "p1") if a["type"] == "priestess"] == [
-            {"type": "priestess", "choice": "treasure"}]
+            {"type": "priestess", "choice": "treasure"}
+        ]
         game.refuse(act("priestess", choice="heal"))
         game.do(act("priestess", choice="treasure"))
         assert game["inventory"] == ["9D"] and game["life"] == 4
@@ -378,8 +393,10 @@ class TestPriestesses:
 
 class TestMerchants:
     def test_a12_payment_refusals_sold_out_black_queen(self):
-        game = g(inventory=["5D", "4D", "3D", "3C"], cells={
-            (1, 1): "KS/7H", (1, 2): "KC/6C", (1, 3): "KH/8D", (1, 4): "KD/QS"})
+        game = g(
+            inventory=["5D", "4D", "3D", "3C"],
+            cells={(1, 1): "KS/7H", (1, 2): "KC/6C", (1, 3): "KH/8D", (1, 4): "KD/QS"},
+        )
         game.do(mv(1, 1))
         assert game.cell(1, 1)["treasure_up"] and game["encounter"]["price"] == 7
         assert "superfluous" in game.refuse(act("buy", gems=["5D", "4D", "3D"]))
@@ -402,14 +419,17 @@ class TestMerchants:
         assert game["inventory"] == ["4D", "3C", "7H"]
 
     def test_a13_bag_of_meres_genie_for_sale_fake_ace_robbing_merchants(self):
-        game = g(inventory=["AD", "6C", "7C"], cells={
-            (1, 1): "KS/KC", (1, 2): "KH/AD", (1, 3): "KD/9H", (1, 4): "KC/8D", (2, 1): "JH/10S"})
+        game = g(
+            inventory=["AD", "6C", "7C"],
+            cells={(1, 1): "KS/KC", (1, 2): "KH/AD", (1, 3): "KD/9H", (1, 4): "KC/8D", (2, 1): "JH/10S"},
+        )
         game.do(mv(1, 1))
         assert game["encounter"]["price"] == 10
         game.do(act("buy", gems=[]))
         assert game.bottom() == ["KS", "KC"]
-        assert all(c["enemy_up"] and c["treasure_up"] for row in game["grid"] for c in row
-                   if c["enemy"] and c["treasure"])
+        assert all(
+            c["enemy_up"] and c["treasure_up"] for row in game["grid"] for c in row if c["enemy"] and c["treasure"]
+        )
         game.do(mv(1, 2))
         assert game["encounter"]["price"] == 12 and game["encounter"]["fake_ace"]
         assert "fake" in R.action_label(game.state, {"type": "buy", "gems": []})
@@ -432,8 +452,11 @@ class TestMerchants:
 
 class TestHebrac:
     def test_a14_hebrac_as_guardian(self):
-        game = g(inventory=["3C"], cells={(1, 1): "JK/10D", (1, 2): "JK/3S", (1, 3): "JK/4H", (1, 4): "JK/5H"},
-                 hand=["7H", "5S", "JK", "2C"])
+        game = g(
+            inventory=["3C"],
+            cells={(1, 1): "JK/10D", (1, 2): "JK/3S", (1, 3): "JK/4H", (1, 4): "JK/5H"},
+            hand=["7H", "5S", "JK", "2C"],
+        )
         game.do(mv(1, 1))
         assert game["phase"] == "hebrac"
         game.refuse(cast("escape", "3C"))
@@ -543,9 +566,19 @@ class TestVictory:
 
 class TestSpellsInPlay:
     def test_a23_remote_vision_with_the_scepter(self):
-        game = g(inventory=["AC", "3C"], position=(1, 1), cells={
-            (1, 1): "cleared", (2, 3): "7S/2H", (2, 4): "8H/2H", (3, 1): "9D/2H", (3, 2): "QS/2H", (3, 3): "KD/2H",
-            (3, 4): "JK/2H"})
+        game = g(
+            inventory=["AC", "3C"],
+            position=(1, 1),
+            cells={
+                (1, 1): "cleared",
+                (2, 3): "7S/2H",
+                (2, 4): "8H/2H",
+                (3, 1): "9D/2H",
+                (3, 2): "QS/2H",
+                (3, 3): "KD/2H",
+                (3, 4): "JK/2H",
+            },
+        )
         game.do(cast("remote_vision", "3C"))
         assert game["decision"]["points"] == 6 and game.bottom() == ["3C"] and game["phase"] == "remote_vision"
         game.refuse(act("peek", row=1, col=1))
@@ -600,8 +633,12 @@ class TestSpellsInPlay:
         assert "maximum" in full.refuse(cast("healing", "6C"))
 
     def test_a26_escape_battle_and_adventurer(self):
-        game = g(position=(1, 1), cells={(1, 1): "cleared", (1, 2): "10S/4H", (2, 1): "JD/5C"},
-                 inventory=["3C", "4C"], hand=["2D", "10H"])
+        game = g(
+            position=(1, 1),
+            cells={(1, 1): "cleared", (1, 2): "10S/4H", (2, 1): "JD/5C"},
+            inventory=["3C", "4C"],
+            hand=["2D", "10H"],
+        )
         game.do(mv(1, 2), ATTACK)
         assert game["life"] == 7 and game.bottom() == ["2D"]
         game.do(cast("escape", "3C"))
@@ -625,8 +662,11 @@ class TestSpellsInPlay:
         assert game["life"] == 7
 
     def test_a30_anti_magic(self):
-        game = g(inventory=["5C"], cells={(1, 1): "9C/2D", (1, 2): "QS/3D", (1, 3): "QH/4D", (1, 4): "9S/5D"},
-                 hand=["2H", "9H", "3S", "10D"])
+        game = g(
+            inventory=["5C"],
+            cells={(1, 1): "9C/2D", (1, 2): "QS/3D", (1, 3): "QH/4D", (1, 4): "9S/5D"},
+            hand=["2H", "9H", "3S", "10D"],
+        )
         game.do(cast("anti_magic", "5C"))
         assert game.bottom() == ["5C"] and game["level_effects"]["anti_magic"]
         game.do(mv(1, 1))
@@ -644,8 +684,12 @@ class TestSpellsInPlay:
         assert game["inventory"] == ["2D", "3D", "4D", "5D"] and game["life"] == 9
 
     def test_a31_stealing_spirit_and_robbed_chambers(self):
-        game = g(position=(1, 1), cells={(1, 1): "cleared", (1, 2): "10S/AS", (2, 1): "JC/5H"},
-                 inventory=["6C", "8C"], hand=["10D", "3H", "JK"])
+        game = g(
+            position=(1, 1),
+            cells={(1, 1): "cleared", (1, 2): "10S/AS", (2, 1): "JC/5H"},
+            inventory=["6C", "8C"],
+            hand=["10D", "3H", "JK"],
+        )
         game.do(mv(1, 2), cast("stealing_spirit", "6C"))
         cell = game.cell(1, 2)
         assert game["inventory"] == ["8C", "AS"] and cell["enemy"] == "10S" and not cell["enemy_up"]
@@ -697,8 +741,12 @@ class TestSpellsInPlay:
         assert game.bottom() == ["7C", "10S", "JD", "AH"] and game["inventory"] == ["4H"]
 
     def test_a33_teleport(self):
-        game = g(position=(1, 1), cells={(1, 1): "cleared", (3, 4): "AH/9S", (2, 1): "10S/2D"},
-                 inventory=["8C", "9C", "5C", "3C"], hand=["3H"])
+        game = g(
+            position=(1, 1),
+            cells={(1, 1): "cleared", (3, 4): "AH/9S", (2, 1): "10S/2D"},
+            inventory=["8C", "9C", "5C", "3C"],
+            hand=["3H"],
+        )
         game.do(cast("teleport", "8C", target=[3, 4]))
         assert game["inventory"][-1] == "9S" and game.cleared() == 2 and game.bottom() == ["8C", "AH"]
         assert "6" in game.refuse(act("descend"))
@@ -725,8 +773,11 @@ class TestSpellsInPlay:
         assert game.cell(1, 1)["enemy_up"] and game["position"] is None and game.bottom() == ["9C", "3C"]
 
     def test_a35_hell_bomb(self):
-        game = g(position=(2, 1), cells={(2, 1): "cleared", (2, 2): "10H/3C", (1, 2): "QS/4H", (2, 3): "9C/5D",
-                                         (3, 2): "KD/2S"}, inventory=["9C", "10C", "6H"])
+        game = g(
+            position=(2, 1),
+            cells={(2, 1): "cleared", (2, 2): "10H/3C", (1, 2): "QS/4H", (2, 3): "9C/5D", (3, 2): "KD/2S"},
+            inventory=["9C", "10C", "6H"],
+        )
         game.do(mv(2, 2))
         assert game["battle"]["enemy_life"] == 10
         game.do(cast("hell_bomb", "9C"))
@@ -779,18 +830,36 @@ class TestSpellsInPlay:
         game.do(mv(2, 2))
         assert game["inventory"][-1] == "7H" and game.cleared() == 3
         game.do(cast("god_vision", "9C", "6C"))
-        assert all((c["enemy"] is None or c["enemy_up"]) and (c["treasure"] is None or c["treasure_up"])
-                   for row in game["grid"] for c in row)
+        assert all(
+            (c["enemy"] is None or c["enemy_up"]) and (c["treasure"] is None or c["treasure_up"])
+            for row in game["grid"]
+            for c in row
+        )
         assert game.bottom()[-2:] == ["9C", "6C"]
 
 
 class TestLevels:
     def test_a39_descending_optional_forced_effects_reset(self):
         hand = "2H 3H 4H 5H 6H 7H 8H 9H 10H 2C 3C 4C 9C 2S 3S 4S 5S 6S 7S 8S 9S 10S JS KS".split()
-        game = g(position=(2, 1), effects=["anti_magic", "curse"], hand=hand, cells={
-            (1, 1): "cleared", (1, 2): "cleared", (1, 3): "cleared", (1, 4): "cleared", (2, 1): "cleared",
-            (2, 2): "AS/2D", (2, 3): "4S/4H", (2, 4): "5S/5H", (3, 1): "6S/6H", (3, 2): "7S/7H", (3, 3): "8S/8H",
-            (3, 4): "9S/9H"})
+        game = g(
+            position=(2, 1),
+            effects=["anti_magic", "curse"],
+            hand=hand,
+            cells={
+                (1, 1): "cleared",
+                (1, 2): "cleared",
+                (1, 3): "cleared",
+                (1, 4): "cleared",
+                (2, 1): "cleared",
+                (2, 2): "AS/2D",
+                (2, 3): "4S/4H",
+                (2, 4): "5S/5H",
+                (3, 1): "6S/6H",
+                (3, 2): "7S/7H",
+                (3, 3): "8S/8H",
+                (3, 4): "9S/9H",
+            },
+        )
         game.refuse(act("descend"))
         game.do(mv(2, 2))
         assert game["inventory"] == ["2D"] and game.cleared() == 6
@@ -823,8 +892,9 @@ class TestLevels:
     def test_a40_stranded_by_a_forced_descent(self):
         cells = {(r, c): "cleared" for r in range(1, 4) for c in range(1, 5)}
         cells[(3, 4)] = "AS/2D"
-        game = g(cells=cells, position=(3, 3), filler=False, hand=["5D"] * 10,
-                 counters={"chambers_cleared": 11, "turns": 11})
+        game = g(
+            cells=cells, position=(3, 3), filler=False, hand=["5D"] * 10, counters={"chambers_cleared": 11, "turns": 11}
+        )
         game.do(mv(3, 4))
         assert game["status"] == "stranded" and game["level"] == 2
         assert R.result(game.state)["scores"] == {"p1": 110}
@@ -839,7 +909,11 @@ class TestLevels:
                 assert cell["enemy"] == listed[15 + 5 * (r - 1) + c - 1]
         assert (state["life"], state["max_life"]) == (20, 20)
         assert sorted(a["row"] * 10 + a["col"] for a in R.legal_actions(state, "p1") if a["type"] == "move") == [
-            11, 15, 31, 35]
+            11,
+            15,
+            31,
+            35,
+        ]
         order = [(r, c) for r in range(1, 4) for c in range(1, 6)]
         seven = g(options={"rows": 3, "cols": 5}, cells={p: "cleared" for p in order[:7]})
         assert seven["phase"] == "explore"
@@ -861,8 +935,13 @@ class TestLevels:
     @staticmethod
     def finished(level: int, life: int, inventory: list[str], cell: str, hand: str, cleared: int, turns: int):
         """A real game one chamber from its end: entering (1,1) (a turn) and one attack finish it."""
-        state = given(life=life, inventory=inventory, cells={(1, 1): cell}, hand=[hand],
-                      counters={"chambers_cleared": cleared, "turns": turns})
+        state = given(
+            life=life,
+            inventory=inventory,
+            cells={(1, 1): cell},
+            hand=[hand],
+            counters={"chambers_cleared": cleared, "turns": turns},
+        )
         state["level"] = level
         return R.result(Game(state).do(mv(1, 1), ATTACK).state)
 

@@ -64,8 +64,21 @@ def status_at(state, r, c):
     return state["room_status"][room_at(state, r, c) - 1]
 
 
-def given_state(name, pos, *, health, attack=3, intelligence=3, gold=0, hand=(), draw=(),
-                returned=(), gold_pile=(), emptied=(), **flags):
+def given_state(
+    name,
+    pos,
+    *,
+    health,
+    attack=3,
+    intelligence=3,
+    gold=0,
+    hand=(),
+    draw=(),
+    returned=(),
+    gold_pile=(),
+    emptied=(),
+    **flags,
+):
     """A running game on map M1/M2/M3 in the middle of exploration (a section-12 "given")."""
     top, side = MAPS[name]
     s = sad.new_game(7, [SEAT], {"size": 4, "deck": top + side})
@@ -73,10 +86,15 @@ def given_state(name, pos, *, health, attack=3, intelligence=3, gold=0, hand=(),
     s["chosen_set"] = "top"
     s["phase"] = "explore"
     s["position"] = list(pos)
-    s["stats"] = {"health": health, "attack": attack, "intelligence": intelligence, "gold": gold,
-                  "ward": 0, "temp_intelligence": 0}
-    s["hand"] = [{"code": c, "value": rank_value(c), "kind": "potion" if c.endswith("H") else "book"}
-                 for c in hand]
+    s["stats"] = {
+        "health": health,
+        "attack": attack,
+        "intelligence": intelligence,
+        "gold": gold,
+        "ward": 0,
+        "temp_intelligence": 0,
+    }
+    s["hand"] = [{"code": c, "value": rank_value(c), "kind": "potion" if c.endswith("H") else "book"} for c in hand]
     s["gold_pile"] = [{"code": c, "value": rank_value(c)} for c in gold_pile]
     s["draw"] = list(draw)
     s["returned"] = list(returned)
@@ -116,7 +134,10 @@ class TestSetup:
         assert s["phase"] == "choose_set"
         side = act(act(s, "choose_stat_set", set="side"), "assign_diamond_bonus", card="7D", stat="health")
         assert {k: side["stats"][k] for k in ("health", "attack", "intelligence")} == {
-            "health": 15, "attack": 17, "intelligence": 3}
+            "health": 15,
+            "attack": 17,
+            "intelligence": 3,
+        }
         s = act(s, "choose_stat_set", set="top")
         assert s["phase"] == "assign_diamonds"
         s = act(s, "assign_diamond_bonus", card="8D", stat="attack")
@@ -224,14 +245,20 @@ class TestSetup:
         count = {suit: sum(c.endswith(suit) for c in top) for suit in "SHC"}
         # The diamonds gave nothing yet (not the size bonus B): only hearts, spades and clubs count.
         assert (s["stats"]["health"], s["stats"]["attack"], s["stats"]["intelligence"]) == (
-            7 + bonus * count["H"], 3 + bonus * count["S"], 3 + bonus * count["C"])
+            7 + bonus * count["H"],
+            3 + bonus * count["S"],
+            3 + bonus * count["C"],
+        )
         assert s["diamonds"] == ["2D", "3D"]
         before = dict(s["stats"])
         s = act(s, "assign_diamond_bonus", card="2D", stat="intelligence")
         s = act(s, "assign_diamond_bonus", card="3D", stat="intelligence")
         assert s["stats"]["intelligence"] == before["intelligence"] + 2
         assert (s["stats"]["health"], s["stats"]["attack"], s["stats"]["gold"]) == (
-            before["health"], before["attack"], 0)
+            before["health"],
+            before["attack"],
+            0,
+        )
 
     def test_ruling3_setup_arithmetic_follows_the_formula(self):
         # 7×7, B = 5, two clubs in the chosen set: intelligence 3 + 2×5 = 13 (the source wrote 8).
@@ -246,8 +273,9 @@ class TestSetup:
         assert room_sizes(s) == [1, 16]
         assert s["phase"] == "choose_set" and s["swap_for"] is None
         # Rows 1-3 (black) x all six columns (red): 18 cells, so the swap is required.
-        s = new(["2H", "3H", "4H", "5H", "6H", "7H", "2S", "3S", "4S", "8H", "9H", "10H"], size=6,
-                split_large_rooms=True)
+        s = new(
+            ["2H", "3H", "4H", "5H", "6H", "7H", "2S", "3S", "4S", "8H", "9H", "10H"], size=6, split_large_rooms=True
+        )
         assert room_sizes(s) == [18]
         assert s["phase"] == "swap" and s["swap_for"] == "split_large_rooms"
 
@@ -341,8 +369,12 @@ class TestRooms:
             s = given_state("M2", (1, 2), health=10, draw=["JD", "QD", "KD", "AD"])
             s["multiplier"] = multiplier
             s = act(s, "move", dir="S")  # room U: four gold cards, no enemy, no trap: looted at once
-            assert [g["value"] for g in s["gold_pile"]] == [11 * multiplier, 12 * multiplier,
-                                                            13 * multiplier, 14 * multiplier]
+            assert [g["value"] for g in s["gold_pile"]] == [
+                11 * multiplier,
+                12 * multiplier,
+                13 * multiplier,
+                14 * multiplier,
+            ]
             assert s["stats"]["gold"] == 50 * multiplier
 
 
@@ -509,8 +541,9 @@ class TestTraps:
 
 class TestTrapOpener:
     def test_s11_trap_opener_and_full_clear(self):
-        s = given_state("M3", (2, 2), health=20, attack=6, hand=["4H"],
-                        draw=["6C", "5S", "9S", "KS", "7D", "2H"], emptied=[(1, 1)])
+        s = given_state(
+            "M3", (2, 2), health=20, attack=6, hand=["4H"], draw=["6C", "5S", "9S", "KS", "7D", "2H"], emptied=[(1, 1)]
+        )
         s = act(s, "move", dir="E")
         assert s["phase"] == "combat" and len(enc(s)) == 6
         s = act(s, "drink", card="4H")
@@ -566,15 +599,29 @@ class TestTrapOpener:
 
 class TestExhaustion:
     def test_s13_exhaustion_between_rooms(self):
-        s = given_state("M2", (3, 2), health=10, attack=14, intelligence=4, gold=4, gold_pile=["4D"],
-                        hand=["5H", "3C"], returned=["QS"], emptied=[(2, 1)])
+        s = given_state(
+            "M2",
+            (3, 2),
+            health=10,
+            attack=14,
+            intelligence=4,
+            gold=4,
+            gold_pile=["4D"],
+            hand=["5H", "3C"],
+            returned=["QS"],
+            emptied=[(2, 1)],
+        )
         s = act(s, "move", dir="S")
         st_ = s["stats"]
         assert (st_["health"], st_["intelligence"], st_["gold"]) == (15, 7, 4)
         assert s["multiplier"] == 2 and s["exhaustions"] == 1
         assert s["hand"] == [] and s["gold_pile"] == [] and s["returned"] == []
-        assert enc(s) == {"QS": ("enemy", 24, 24), "5H": ("potion", 10, None),
-                          "3C": ("trap", 6, None), "4D": ("gold", 8, None)}
+        assert enc(s) == {
+            "QS": ("enemy", 24, 24),
+            "5H": ("potion", 10, None),
+            "3C": ("trap", 6, None),
+            "4D": ("gold", 8, None),
+        }
         s = act(s, "attack", card="QS")
         assert enc(s)["QS"][2] == 10 and s["stats"]["health"] == 5
         s = act(s, "attack", card="QS")
@@ -584,8 +631,7 @@ class TestExhaustion:
         assert sad.result(s)["reason"] == "cleared" and sad.result(s)["score"] == 24
 
     def test_s14_exhaustion_while_drawing_a_room(self):
-        s = given_state("M2", (3, 2), health=30, attack=10, draw=["6S"], returned=["2D", "9S", "3H"],
-                        emptied=[(2, 1)])
+        s = given_state("M2", (3, 2), health=30, attack=10, draw=["6S"], returned=["2D", "9S", "3H"], emptied=[(2, 1)])
         s = act(s, "move", dir="S")
         cards = [(c["code"], c["value"]) for c in s["encounter"]["cards"]]
         assert cards[0] == ("6S", 6)
@@ -610,8 +656,17 @@ class TestExhaustion:
         assert sad.result(s)["reason"] == "cleared"
 
     def test_ruling30_temporary_consumables_stay_in_hand_at_exhaustion(self):
-        s = given_state("M1", (3, 3), health=10, attack=50, hand=["5H", "3C"], returned=["2S"],
-                        gold_pile=["4D"], gold=4, temporary_consumables=True)
+        s = given_state(
+            "M1",
+            (3, 3),
+            health=10,
+            attack=50,
+            hand=["5H", "3C"],
+            returned=["2S"],
+            gold_pile=["4D"],
+            gold=4,
+            temporary_consumables=True,
+        )
         s = act(s, "move", dir="E")
         assert [c["code"] for c in s["hand"]] == ["5H", "3C"]
         assert s["stats"]["health"] == 10 and s["stats"]["intelligence"] == 3
@@ -619,8 +674,9 @@ class TestExhaustion:
         assert s["stats"]["gold"] == 4
 
     def test_ruling31_suspended_rooms_are_left_out_of_the_reshuffle(self):
-        s = given_state("M1", (3, 3), health=50, attack=3, draw=["KS", "QS", "JS"], returned=["2H"],
-                        retreat_from_combat=True)
+        s = given_state(
+            "M1", (3, 3), health=50, attack=3, draw=["KS", "QS", "JS"], returned=["2H"], retreat_from_combat=True
+        )
         s = act(s, "move", dir="E")
         s = act(s, "retreat", to=[3, 3])
         s = act(s, "move", dir="S")  # (4,3): room S is drawn from the reshuffled returned pile
@@ -633,8 +689,7 @@ class TestExhaustion:
 
 class TestOptions:
     def test_s15b_retreat_from_combat_suspends_the_room(self):
-        s = given_state("M1", (3, 3), health=14, attack=5, draw=["9S", "4S", "6D", "2C"],
-                        retreat_from_combat=True)
+        s = given_state("M1", (3, 3), health=14, attack=5, draw=["9S", "4S", "6D", "2C"], retreat_from_combat=True)
         s = act(s, "move", dir="E")
         s = act(s, "attack", card="9S")
         assert enc(s)["9S"][2] == 4 and s["stats"]["health"] == 6
@@ -650,8 +705,16 @@ class TestOptions:
         assert s["stats"]["gold"] == 6 and status_at(s, 3, 4) == "emptied"
 
     def test_s15c_retreat_keeps_traps(self):
-        s = given_state("M1", (3, 3), health=14, attack=5, intelligence=4, hand=["6C"], draw=["9C", "8D", "5H"],
-                        retreat_keeps_traps=True)
+        s = given_state(
+            "M1",
+            (3, 3),
+            health=14,
+            attack=5,
+            intelligence=4,
+            hand=["6C"],
+            draw=["9C", "8D", "5H"],
+            retreat_keeps_traps=True,
+        )
         s = act(s, "move", dir="E")
         s = act(s, "retreat", to=[3, 3], keep=True)
         assert status_at(s, 3, 4) == "suspended" and s["stats"]["health"] == 14
@@ -666,8 +729,9 @@ class TestOptions:
         s = given_state("M1", (3, 3), health=14, draw=["9C", "8D", "5H"])
         s = act(s, "move", dir="E")
         rejected(s, "retreat", to=[3, 3], keep=True)
-        c = given_state("M1", (3, 3), health=14, draw=["9S", "8D", "5H"], retreat_from_combat=True,
-                        retreat_keeps_traps=True)
+        c = given_state(
+            "M1", (3, 3), health=14, draw=["9S", "8D", "5H"], retreat_from_combat=True, retreat_keeps_traps=True
+        )
         c = act(c, "move", dir="E")
         rejected(c, "retreat", to=[3, 3], keep=True)
         assert act(c, "retreat", to=[3, 3])["room_status"][room_at(c, 3, 4) - 1] == "suspended"
@@ -729,14 +793,18 @@ class TestOptions:
 
 class TestEnding:
     def test_ruling24_standard_retreat_can_clear_but_suspension_cannot(self):
-        s = given_state("M1", (3, 3), health=20, gold=3, draw=["9C", "8D"], emptied=[(4, 1)],
-                        retreat_keeps_traps=True)
+        s = given_state("M1", (3, 3), health=20, gold=3, draw=["9C", "8D"], emptied=[(4, 1)], retreat_keeps_traps=True)
         s = act(s, "move", dir="E")
         kept = act(s, "retreat", to=[3, 3], keep=True)
         assert sad.result(kept) is None
         cleared = act(s, "retreat", to=[3, 3])
-        assert sad.result(cleared) == {"winners": [SEAT], "scores": {SEAT: 6}, "reason": "cleared", "score": 6,
-                                       "text": sad.result(cleared)["text"]}
+        assert sad.result(cleared) == {
+            "winners": [SEAT],
+            "scores": {SEAT: 6},
+            "reason": "cleared",
+            "score": 6,
+            "text": sad.result(cleared)["text"],
+        }
 
     def test_free_actions_between_encounters_consume_the_card(self):
         s = given_state("M1", (1, 1), health=5, hand=["4H"])
@@ -751,21 +819,28 @@ class TestContract:
         rules = rules_engine.get("shuffle-and-doom")
         assert rules.module is sad
         assert (sad.slug, sad.title, sad.min_players, sad.max_players) == (
-            "shuffle-and-doom", "Shuffle and Doom!", 1, 1)
+            "shuffle-and-doom",
+            "Shuffle and Doom!",
+            1,
+            1,
+        )
 
-    @pytest.mark.parametrize("options, message", [
-        ({"colour": "red"}, "unknown option"),
-        ({"size": 3}, "size"),
-        ({"size": 27}, "size"),
-        ({"size": True}, "size"),
-        ({"size": "seven"}, "size"),
-        ({"base_stats_7": "yes"}, "base_stats_7"),
-        ({"size": 4, "deck": ["AS", "2S", "3S", "4S", "5S", "6S", "7H"]}, "at least 8"),
-        ({"size": 4, "deck": ["AS", "AS", "3S", "4S", "5S", "6S", "7H", "8H"]}, "AS"),
-        ({"size": 4, "deck": ["JK", "2S", "3S", "4S", "5S", "6S", "7H", "8H"]}, "JK"),
-        ({"size": 4, "deck": ["AS", "2S", "3S", "4S", "5S", "6S", "7S", "8S", "9C"]}, "both red and black"),
-        ({"deck": "AS 2S"}, "list"),
-    ])
+    @pytest.mark.parametrize(
+        "options, message",
+        [
+            ({"colour": "red"}, "unknown option"),
+            ({"size": 3}, "size"),
+            ({"size": 27}, "size"),
+            ({"size": True}, "size"),
+            ({"size": "seven"}, "size"),
+            ({"base_stats_7": "yes"}, "base_stats_7"),
+            ({"size": 4, "deck": ["AS", "2S", "3S", "4S", "5S", "6S", "7H"]}, "at least 8"),
+            ({"size": 4, "deck": ["AS", "AS", "3S", "4S", "5S", "6S", "7H", "8H"]}, "AS"),
+            ({"size": 4, "deck": ["JK", "2S", "3S", "4S", "5S", "6S", "7H", "8H"]}, "JK"),
+            ({"size": 4, "deck": ["AS", "2S", "3S", "4S", "5S", "6S", "7S", "8S", "9C"]}, "both red and black"),
+            ({"deck": "AS 2S"}, "list"),
+        ],
+    )
     def test_bad_options(self, options, message):
         with pytest.raises(InvalidAction, match=message):
             sad.new_game(1, [SEAT], options)
@@ -781,25 +856,28 @@ class TestContract:
         s = new(full_deck(*S1_HEADERS))
         assert "deck" not in sad.view(s, SEAT)["options"]
 
-    @pytest.mark.parametrize("action", [
-        "move",
-        {"type": "fly"},
-        {"dir": "E"},
-        {"type": "move"},
-        {"type": "move", "dir": "NE"},
-        {"type": "move", "dir": "E", "speed": 2},
-        {"type": "drink", "card": "6X"},
-        {"type": "drink", "card": 6},
-        {"type": "drink", "card": "JK"},
-        {"type": "retreat", "to": [3]},
-        {"type": "retreat", "to": "3,3"},
-        {"type": "retreat", "to": [3, True]},
-        {"type": "retreat", "to": [3, 3], "keep": "yes"},
-        {"type": "exit", "now": True},
-        {"type": "swap_headers", "set": "top", "i": "1", "j": 2},
-        {"type": "choose_stat_set", "set": "row"},
-        {"type": "assign_diamond_bonus", "card": "8D", "stat": "luck"},
-    ])
+    @pytest.mark.parametrize(
+        "action",
+        [
+            "move",
+            {"type": "fly"},
+            {"dir": "E"},
+            {"type": "move"},
+            {"type": "move", "dir": "NE"},
+            {"type": "move", "dir": "E", "speed": 2},
+            {"type": "drink", "card": "6X"},
+            {"type": "drink", "card": 6},
+            {"type": "drink", "card": "JK"},
+            {"type": "retreat", "to": [3]},
+            {"type": "retreat", "to": "3,3"},
+            {"type": "retreat", "to": [3, True]},
+            {"type": "retreat", "to": [3, 3], "keep": "yes"},
+            {"type": "exit", "now": True},
+            {"type": "swap_headers", "set": "top", "i": "1", "j": 2},
+            {"type": "choose_stat_set", "set": "row"},
+            {"type": "assign_diamond_bonus", "card": "8D", "stat": "luck"},
+        ],
+    )
     def test_malformed_actions_are_invalid(self, action):
         s = given_state("M1", (3, 3), health=10, hand=["6H"])
         before = sad.dump(s)
@@ -821,16 +899,47 @@ class TestContract:
             act(s, "read", card="6H")
 
     def test_view_shape(self):
-        s = given_state("M1", (3, 3), health=9, attack=8, hand=["6H"], draw=["QS", "5S", "4D"],
-                        returned=["2C"], retreat_from_combat=True)
+        s = given_state(
+            "M1",
+            (3, 3),
+            health=9,
+            attack=8,
+            hand=["6H"],
+            draw=["QS", "5S", "4D"],
+            returned=["2C"],
+            retreat_from_combat=True,
+        )
         s = act(s, "move", dir="E")
         v = sad.view(s, SEAT)
         assert v == sad.view(s, None) | {"you": True}
         json.dumps(v)
-        for key in ("size", "phase", "options", "top", "side", "chosen_set", "diamonds_to_assign",
-                    "swaps_required", "cells", "rooms", "position", "exit", "stats", "hand", "gold_pile",
-                    "encounter", "suspended", "draw_count", "bottom_headers", "returned_count", "returned",
-                    "multiplier", "exhaustions", "log", "result"):
+        for key in (
+            "size",
+            "phase",
+            "options",
+            "top",
+            "side",
+            "chosen_set",
+            "diamonds_to_assign",
+            "swaps_required",
+            "cells",
+            "rooms",
+            "position",
+            "exit",
+            "stats",
+            "hand",
+            "gold_pile",
+            "encounter",
+            "suspended",
+            "draw_count",
+            "bottom_headers",
+            "returned_count",
+            "returned",
+            "multiplier",
+            "exhaustions",
+            "log",
+            "result",
+        ):
             assert key in v, key
         assert v["size"] == 4 and v["phase"] == "combat" and v["position"] == [3, 4] and v["exit"] == [4, 4]
         assert len(v["cells"]) == 4 and all(len(row) == 4 for row in v["cells"])
@@ -868,9 +977,10 @@ class TestContract:
 
     def test_legal_actions_order_in_explore(self):
         s = given_state("M1", (2, 2), health=10, hand=["6H", "5C"])
-        assert sad.legal_actions(s, SEAT) == [
-            {"type": "move", "dir": d} for d in "NESW"] + [
-            {"type": "drink", "card": "6H"}, {"type": "read", "card": "5C"}]
+        assert sad.legal_actions(s, SEAT) == [{"type": "move", "dir": d} for d in "NESW"] + [
+            {"type": "drink", "card": "6H"},
+            {"type": "read", "card": "5C"},
+        ]
 
     def test_s19_hidden_information(self):
         seed = 987654321
@@ -888,10 +998,15 @@ class TestContract:
             assert not hidden_leaks(s, v)
 
     def test_apply_never_mutates_and_dump_load_round_trip(self):
-        s = given_state("M3", (2, 2), health=20, attack=6, hand=["4H"],
-                        draw=["6C", "5S", "9S", "KS", "7D", "2H"], emptied=[(1, 1)])
-        for kind, params in [("move", {"dir": "E"}), ("drink", {"card": "4H"}),
-                             ("use_trap_opener", {"card": "7D"}), ("attack", {"card": "KS"})]:
+        s = given_state(
+            "M3", (2, 2), health=20, attack=6, hand=["4H"], draw=["6C", "5S", "9S", "KS", "7D", "2H"], emptied=[(1, 1)]
+        )
+        for kind, params in [
+            ("move", {"dir": "E"}),
+            ("drink", {"card": "4H"}),
+            ("use_trap_opener", {"card": "7D"}),
+            ("attack", {"card": "KS"}),
+        ]:
             before = sad.dump(s)
             nxt = act(s, kind, **params)
             assert sad.dump(s) == before
@@ -935,8 +1050,7 @@ def blind_view_differs(state, seat, v):
     on the first pass and after any number of reshuffles.
     """
     hidden = hidden_draw(state, v)
-    blind = {**state, "seed": state["seed"] + 1,
-             "draw": hidden[1:] + hidden[:1] + state["draw"][len(hidden):]}
+    blind = {**state, "seed": state["seed"] + 1, "draw": hidden[1:] + hidden[:1] + state["draw"][len(hidden) :]}
     return sad.view(blind, seat) != v
 
 
@@ -973,8 +1087,12 @@ def choose(state, rnd, steps):
             if finishing:
                 goals = {(n, n)}
             else:
-                goals = {tuple(cell) for room in state["rooms"] if state["room_status"][room["id"] - 1]
-                         in ("unvisited", "suspended") for cell in room["cells"]} or {(n, n)}
+                goals = {
+                    tuple(cell)
+                    for room in state["rooms"]
+                    if state["room_status"][room["id"] - 1] in ("unvisited", "suspended")
+                    for cell in room["cells"]
+                } or {(n, n)}
             d = path_to(state, goals)
             if d is None:
                 return {"type": "exit"} if [n, n] == state["position"] else rnd.choice(actions)
@@ -1037,6 +1155,7 @@ RANDOM_SETTINGS = settings(max_examples=12, deadline=None, suppress_health_check
 @given(seed=seeds, flags=flag_sets, choice_seed=st.integers(0, 2**32), hero=st.booleans())
 def test_random_play_ends_round_trips_and_replays(size, seed, flags, choice_seed, hero):
     rnd = random.Random(choice_seed)
+
     def check(state):
         assert sad.load(json.loads(json.dumps(sad.dump(state)))) == state
         for action in sad.legal_actions(state, SEAT):
@@ -1087,6 +1206,7 @@ def normalised(action):
 @given(seed=seeds, flags=flag_sets, choice_seed=st.integers(0, 2**32), hero=st.booleans())
 def test_random_actions_are_refused_cleanly_or_legal(size, seed, flags, choice_seed, hero):
     rnd = random.Random(choice_seed)
+
     def check(state):
         legal = [normalised(a) for a in sad.legal_actions(state, SEAT)]
         for _ in range(3):
@@ -1124,6 +1244,7 @@ def test_view_never_shows_the_seed_or_unseen_cards(size, seed, flags, choice_see
 def test_view_hides_the_reshuffled_order_after_exhaustion(size):
     """The property above, on games known to reshuffle, so its after-exhaustion half is never vacuous."""
     passes = set()
+
     def check(state):
         view_hides_the_draw_pile(state)
         passes.add(state["exhaustions"])

@@ -30,8 +30,18 @@ PRESENCE_RE = re.compile(r'data-presence="([^"]+)"')
 BUTTON_RE = re.compile(r'name="action" value="([^"]+)"')
 YOUR_TURN_RE = re.compile(r'data-your-turn="(true|false)"')
 # Variables a parent environment could carry that must not leak into a test server.
-_INHERITED_OUT = ("DATABASE_URL", "REDIS_URL", "SOCKETIO_MESSAGE_QUEUE", "DELVE_ENV", "RATE_LIMITS", "LOG_FORMAT",
-                  "LOG_LEVEL", "THREADS", "TRUSTED_PROXIES", "COOKIE_SECURE")
+_INHERITED_OUT = (
+    "DATABASE_URL",
+    "REDIS_URL",
+    "SOCKETIO_MESSAGE_QUEUE",
+    "DELVE_ENV",
+    "RATE_LIMITS",
+    "LOG_FORMAT",
+    "LOG_LEVEL",
+    "THREADS",
+    "TRUSTED_PROXIES",
+    "COOKIE_SECURE",
+)
 
 # A small open hall: everyone sees everyone (lantern range aside), so turns come quickly.
 HALL_MAP = "name Ops Hall\nwin 3\n##########\n#G......E#\n#..G..G..#\n#........#\n#G..H...G#\n##########"
@@ -58,9 +68,19 @@ class Server:
     ``kill()`` is SIGKILL to the whole process group (master and worker at once: a crash);
     ``stop()`` is the graceful SIGTERM a deploy sends."""
 
-    def __init__(self, workdir: Path, *, database_url: str, redis_url: str | None = None, port: int | None = None,
-                 threads: int = 32, env: dict | None = None, name: str = "server", args: list[str] | None = None,
-                 app: str = "webapp.wsgi:app"):
+    def __init__(
+        self,
+        workdir: Path,
+        *,
+        database_url: str,
+        redis_url: str | None = None,
+        port: int | None = None,
+        threads: int = 32,
+        env: dict | None = None,
+        name: str = "server",
+        args: list[str] | None = None,
+        app: str = "webapp.wsgi:app",
+    ):
         self.workdir = Path(workdir)
         self.workdir.mkdir(parents=True, exist_ok=True)
         self.database_url = database_url
@@ -80,18 +100,20 @@ class Server:
 
     def environment(self) -> dict:
         env = {k: v for k, v in os.environ.items() if k not in _INHERITED_OUT}
-        env.update({
-            "HOST": "127.0.0.1",
-            "PORT": str(self.port),
-            "THREADS": str(self.threads),
-            "DATABASE_URL": self.database_url,
-            "DELVE_INSTANCE_DIR": str(self.workdir),
-            "SECRET_KEY": SECRET,
-            "LOG_LEVEL": "WARNING",
-            "DELVE_TEST_OPTIONS": "1",
-            # Short, so stopping a server with open websockets does not wait 10 s per test.
-            "GRACEFUL_TIMEOUT": "2",
-        })
+        env.update(
+            {
+                "HOST": "127.0.0.1",
+                "PORT": str(self.port),
+                "THREADS": str(self.threads),
+                "DATABASE_URL": self.database_url,
+                "DELVE_INSTANCE_DIR": str(self.workdir),
+                "SECRET_KEY": SECRET,
+                "LOG_LEVEL": "WARNING",
+                "DELVE_TEST_OPTIONS": "1",
+                # Short, so stopping a server with open websockets does not wait 10 s per test.
+                "GRACEFUL_TIMEOUT": "2",
+            }
+        )
         if self.redis_url:
             env["REDIS_URL"] = self.redis_url
         env.update({k: str(v) for k, v in self.extra_env.items()})
@@ -101,7 +123,11 @@ class Server:
         log = open(self.log_path, "ab")
         self.process = subprocess.Popen(
             [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", *self.extra_args, self.app],
-            cwd=ROOT, env=self.environment(), stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+            cwd=ROOT,
+            env=self.environment(),
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
         )
         log.close()
         deadline = time.time() + timeout
@@ -164,8 +190,7 @@ class Server:
 class Listener:
     """A ``socketio.Client`` watching one game, as a page does; keeps every message it gets."""
 
-    def __init__(self, base_url: str, game_id: str, *, presence: str | None = None, known: int = -1,
-                 on_changed=None):
+    def __init__(self, base_url: str, game_id: str, *, presence: str | None = None, known: int = -1, on_changed=None):
         import socketio
 
         self.on_changed = on_changed  # called (version, monotonic time) on every "changed", after recording
@@ -193,8 +218,9 @@ class Listener:
                 self.watch_acks.append(reply)
                 self._cond.notify_all()
 
-        self.client.emit("watch", {"game": self.game_id, "version": self.known, "presence": self.presence},
-                         callback=ack)
+        self.client.emit(
+            "watch", {"game": self.game_id, "version": self.known, "presence": self.presence}, callback=ack
+        )
 
     def _on_disconnect(self, *_reason):
         if not self.closing:
@@ -259,8 +285,14 @@ class Player:
         if self.csrf is None:
             self.get("/")
         headers = {"HX-Request": "true"} if htmx else {}
-        response = self.http.post(self.base_url + path, data={"csrf_token": self.csrf, **data}, headers=headers,
-                                  allow_redirects=False, timeout=self.timeout, **kwargs)
+        response = self.http.post(
+            self.base_url + path,
+            data={"csrf_token": self.csrf, **data},
+            headers=headers,
+            allow_redirects=False,
+            timeout=self.timeout,
+            **kwargs,
+        )
         self._remember(response.text)
         return response
 
@@ -271,10 +303,15 @@ class Player:
             raise RuntimeError(f"could not create {slug}: {response.status_code} {response.text[:500]}")
         return response.headers["Location"].rsplit("/", 1)[-1]
 
-    def open_table(self, *, map_text: str = HALL_MAP, max_players: int = 4, turn_seconds: int = 0,
-                   forced: dict | None = None) -> str:
-        fields = {"map_choice": "custom", "map_text": map_text, "max_players": str(max_players),
-                  "turn_seconds": str(turn_seconds)}
+    def open_table(
+        self, *, map_text: str = HALL_MAP, max_players: int = 4, turn_seconds: int = 0, forced: dict | None = None
+    ) -> str:
+        fields = {
+            "map_choice": "custom",
+            "map_text": map_text,
+            "max_players": str(max_players),
+            "turn_seconds": str(turn_seconds),
+        }
         if forced:
             fields["test_options"] = json.dumps(forced)
         return self.create("dungeon-of-doom", **fields)
@@ -312,8 +349,13 @@ class Player:
         page = self.get(f"/g/{game_id}").text
         ticket = PRESENCE_RE.search(page) if presence else None
         known = PAGE_VERSION_RE.search(page)
-        listener = Listener(base_url or self.base_url, game_id, presence=ticket.group(1) if ticket else None,
-                            known=int(known.group(1)) if known else -1, on_changed=on_changed)
+        listener = Listener(
+            base_url or self.base_url,
+            game_id,
+            presence=ticket.group(1) if ticket else None,
+            known=int(known.group(1)) if known else -1,
+            on_changed=on_changed,
+        )
         self.listeners.append(listener)
         return listener
 

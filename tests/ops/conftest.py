@@ -24,8 +24,13 @@ def servers(tmp_path):
     def make(database_url: str, redis_url: str | None = None, count: int = 1, **options) -> list[Server]:
         batch = []
         for _index in range(count):
-            server = Server(tmp_path / f"s{len(started)}", database_url=database_url, redis_url=redis_url,
-                            name=f"server{len(started)}", **options)
+            server = Server(
+                tmp_path / f"s{len(started)}",
+                database_url=database_url,
+                redis_url=redis_url,
+                name=f"server{len(started)}",
+                **options,
+            )
             started.append(server)
             batch.append(server)
         # Side by side, as a deploy starts them: the migrations serialise themselves.

@@ -10,14 +10,16 @@ import time
 
 import pytest
 import requests
+from cluster import Server, action_version, buttons, page_version
 
 import rules_engine
-from cluster import Server, action_version, buttons, page_version
 from webapp import play
 
 rules = rules_engine.get("shuffle-and-doom")
 DRIVERS = 3
 ACKS_BEFORE_KILL = 8  # each driver's, so every game is well under way
+
+
 class Driver(threading.Thread):
     """A player clicking as fast as the server answers; starts a new game when one ends."""
 
@@ -45,7 +47,7 @@ class Driver(threading.Thread):
                     body = response.text
                     # Shuffle and Doom's page version is the game version (no form once it is over).
                     self.acknowledged[game_id][page_version(body)] = action
-        except requests.RequestException as error:  # the server died under us: expected
+        except requests.RequestException:  # the server died under us: expected
             self.stopped_by = "crash"
         except Exception as error:  # anything else fails the test, in the main thread
             self.stopped_by = repr(error)
@@ -57,8 +59,11 @@ def crash_and_recover(servers, players, store_of, url: str):
     for driver in drivers:
         driver.start()
     deadline = time.time() + 60
-    while time.time() < deadline and min(d.acks() for d in drivers) < ACKS_BEFORE_KILL \
-            and all(d.is_alive() for d in drivers):
+    while (
+        time.time() < deadline
+        and min(d.acks() for d in drivers) < ACKS_BEFORE_KILL
+        and all(d.is_alive() for d in drivers)
+    ):
         time.sleep(0.02)
     assert min(d.acks() for d in drivers) >= ACKS_BEFORE_KILL, [d.stopped_by for d in drivers]
     server.kill()  # mid-stream: every driver has a request in flight or about to be

@@ -10,8 +10,8 @@ import sys
 import urllib.request
 
 import pytest
-
 from cluster import ROOT, Server, free_port
+
 from webapp import ConfigError, create_app
 
 PASSWORD = "pw-must-not-show"
@@ -40,8 +40,13 @@ def broken(kind: str, tmp_path) -> tuple[dict, list[str], str]:
     raise AssertionError(kind)
 
 
-KINDS = ["no secret key in production", "unreachable postgres", "sqlite folder cannot be made",
-         "redis url: not redis", "redis url: bad port"]
+KINDS = [
+    "no secret key in production",
+    "unreachable postgres",
+    "sqlite folder cannot be made",
+    "redis url: not redis",
+    "redis url: bad port",
+]
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -70,8 +75,7 @@ def test_redis_url_with_a_password_is_accepted_and_never_echoed(tmp_path, monkey
 
 
 def run_real_command(args: list[str], env: dict, timeout: float = 90) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, *args], cwd=ROOT, env=env, capture_output=True, text=True,
-                          timeout=timeout)
+    return subprocess.run([sys.executable, *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout)
 
 
 def real_environment(kind: str, tmp_path) -> tuple[dict, str, str]:

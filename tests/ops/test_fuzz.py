@@ -42,8 +42,13 @@ class Browser:
 @pytest.fixture(scope="module")
 def world(tmp_path_factory):
     """A solo game a few moves in, a running Dungeon of Doom table, and the people around them."""
-    app = create_app({"TESTING": True, "DATABASE_URL": f"sqlite:///{tmp_path_factory.mktemp('fuzz')}/delve.sqlite3",
-                      "TEST_OPTIONS": True})
+    app = create_app(
+        {
+            "TESTING": True,
+            "DATABASE_URL": f"sqlite:///{tmp_path_factory.mktemp('fuzz')}/delve.sqlite3",
+            "TEST_OPTIONS": True,
+        }
+    )
     store = app.extensions["delve_store"]
     solo_player = Browser(app)
     solo = solo_player.create(game="shuffle-and-doom", size="5")
@@ -52,18 +57,31 @@ def world(tmp_path_factory):
         game = play.load_game(store, solo)
         play.act(store, game, "p1", sd.legal_actions(game.state, "p1")[0])
     host, guest = Browser(app), Browser(app)
-    table = host.create(game="dungeon-of-doom", name="Ann", map_choice="custom", map_text=HALL, turn_seconds="0",
-                        test_options=json.dumps({"start_positions": {"p1": [1, 1], "p2": [2, 2]}}))
+    table = host.create(
+        game="dungeon-of-doom",
+        name="Ann",
+        map_choice="custom",
+        map_text=HALL,
+        turn_seconds="0",
+        test_options=json.dumps({"start_positions": {"p1": [1, 1], "p2": [2, 2]}}),
+    )
     assert guest.http.post(f"/g/{table}/join", data={"csrf_token": guest.csrf, "name": "Bob"}).status_code == 303
     assert host.http.post(f"/g/{table}/start", data={"csrf_token": host.csrf}).status_code == 303
     other_player = Browser(app)
     other = other_player.create(game="shuffle-and-doom", size="4")
     yield {
-        "app": app, "store": store, "spectator": Browser(app),
+        "app": app,
+        "store": store,
+        "spectator": Browser(app),
         "games": {
             "solo": {"id": solo, "seat": "p1", "token": solo_player.token(solo), "csrf_of": solo_player},
-            "table": {"id": table, "seat": "p1", "token": host.token(table), "csrf_of": host,
-                      "not_my_turn_token": guest.token(table)},
+            "table": {
+                "id": table,
+                "seat": "p1",
+                "token": host.token(table),
+                "csrf_of": host,
+                "not_my_turn_token": guest.token(table),
+            },
         },
         "other": {"id": other, "token": other_player.token(other)},
     }
@@ -88,19 +106,39 @@ json_values = st.recursive(
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=10), inner, max_size=4),
     max_leaves=12,
 )
-ACTION_TYPES = ["move", "attack", "pickup", "end_turn", "leave", "join", "timeout", "drop", "choose_stat_set",
-                "assign_diamond_bonus", "exit", "flee", "", "MOVE", "__class__", "type"]
+ACTION_TYPES = [
+    "move",
+    "attack",
+    "pickup",
+    "end_turn",
+    "leave",
+    "join",
+    "timeout",
+    "drop",
+    "choose_stat_set",
+    "assign_diamond_bonus",
+    "exit",
+    "flee",
+    "",
+    "MOVE",
+    "__class__",
+    "type",
+]
 action_dicts = st.fixed_dictionaries(
     {"type": st.sampled_from(ACTION_TYPES) | st.text(max_size=30) | json_values},
     optional={
         "dir": st.sampled_from(["N", "E", "S", "W", "n", "NE", "", None, 0, ["N"], {"N": 1}]),
         "card": st.sampled_from(["5C", "8D", "JK", "ZZ", "", None, 7, ["5C"]]) | st.text(max_size=8),
-        "stat": json_values, "set": json_values, "unknown": json_values,
+        "stat": json_values,
+        "set": json_values,
+        "unknown": json_values,
         "x" * 60: st.text(max_size=5000),  # huge values
     },
 )
 deep_nesting = st.integers(1, 1100).flatmap(
-    lambda n: st.sampled_from(["[" * n + "]" * n, '{"a":' * n + "1" + "}" * n, '{"type": "move", "dir": ' + "[" * n + "]" * n + "}"])
+    lambda n: st.sampled_from(
+        ["[" * n + "]" * n, '{"a":' * n + "1" + "}" * n, '{"type": "move", "dir": ' + "[" * n + "]" * n + "}"]
+    )
 )
 raw_actions = (
     action_dicts.map(json.dumps)
@@ -110,8 +148,11 @@ raw_actions = (
     | st.just("")
     | st.just("x" * 20000)  # beyond the request size limit
 )
-versions = st.sampled_from(["current", "stale", "future"]) | st.sampled_from(
-    ["", "-1", "1.0", "1e3", "0x1", " 3 ", "٣", "9" * 5000, "null", "[]"]) | st.none()
+versions = (
+    st.sampled_from(["current", "stale", "future"])
+    | st.sampled_from(["", "-1", "1.0", "1e3", "0x1", " 3 ", "٣", "9" * 5000, "null", "[]"])
+    | st.none()
+)
 
 
 @st.composite
@@ -129,13 +170,30 @@ def bad_requests(draw):
         fields["action"] = draw(raw_actions)
     else:  # composed from form controls
         fields["compose"] = draw(st.sampled_from(ACTION_TYPES) | st.text(max_size=80))
-        for name in draw(st.lists(st.sampled_from(["a_dir", "a_card", "a_cards[]", "j_cards", "j_target", "a_" + "z" * 50]),
-                                  max_size=3)):
+        for name in draw(
+            st.lists(
+                st.sampled_from(["a_dir", "a_card", "a_cards[]", "j_cards", "j_target", "a_" + "z" * 50]), max_size=3
+            )
+        ):
             fields[name] = draw(st.text(max_size=40) | deep_nesting | json_values.map(json.dumps))
-    extra = draw(st.dictionaries(st.sampled_from(["log_seen", "seat", "game", "snapshot", "version2", "csrf"]),
-                                 st.text(max_size=30) | st.just("9" * 6000), max_size=3))
-    return {"which": which, "target": target, "seat": seat, "csrf": csrf, "method": method, "htmx": htmx,
-            "version": version, "fields": fields, "extra": extra}
+    extra = draw(
+        st.dictionaries(
+            st.sampled_from(["log_seen", "seat", "game", "snapshot", "version2", "csrf"]),
+            st.text(max_size=30) | st.just("9" * 6000),
+            max_size=3,
+        )
+    )
+    return {
+        "which": which,
+        "target": target,
+        "seat": seat,
+        "csrf": csrf,
+        "method": method,
+        "htmx": htmx,
+        "version": version,
+        "fields": fields,
+        "extra": extra,
+    }
 
 
 def valid_in_every_way(world, req, game, form, token) -> bool:
@@ -160,10 +218,16 @@ def valid_in_every_way(world, req, game, form, token) -> bool:
 def build(world, req):
     game = world["games"][req["which"]]
     record = world["store"].load(game["id"])
-    path_id = {"own": game["id"], "other": world["other"]["id"], "missing": "A" * 22, "long": "x" * 300,
-               "odd": "..%2f..%2fetc"}[req["target"]]
-    version = {"current": str(record.version), "stale": str(record.version - 1),
-               "future": str(record.version + 1)}.get(req["version"], req["version"])
+    path_id = {
+        "own": game["id"],
+        "other": world["other"]["id"],
+        "missing": "A" * 22,
+        "long": "x" * 300,
+        "odd": "..%2f..%2fetc",
+    }[req["target"]]
+    version = {"current": str(record.version), "stale": str(record.version - 1), "future": str(record.version + 1)}.get(
+        req["version"], req["version"]
+    )
     owner = game["csrf_of"]
     form = dict(req["fields"])
     if version is not None:
@@ -171,14 +235,25 @@ def build(world, req):
     for name, value in req["extra"].items():
         form.setdefault(name, value)
     headers = {"HX-Request": "true"} if req["htmx"] else {}
-    csrf = {"right": owner.csrf, "header": None, "missing": None, "wrong": owner.csrf[::-1], "huge": "c" * 9000,
-            "another_session": world["spectator"].csrf}[req["csrf"]]
+    csrf = {
+        "right": owner.csrf,
+        "header": None,
+        "missing": None,
+        "wrong": owner.csrf[::-1],
+        "huge": "c" * 9000,
+        "another_session": world["spectator"].csrf,
+    }[req["csrf"]]
     if req["csrf"] == "header":
         headers["X-CSRF-Token"] = owner.csrf
     if csrf is not None:
         form["csrf_token"] = csrf
-    token = {"own": game["token"], "spectator": None, "other_game": world["other"]["token"], "garbage": "g" * 43,
-             "not_my_turn": game.get("not_my_turn_token", game["token"])}[req["seat"]]
+    token = {
+        "own": game["token"],
+        "spectator": None,
+        "other_game": world["other"]["token"],
+        "garbage": "g" * 43,
+        "not_my_turn": game.get("not_my_turn_token", game["token"]),
+    }[req["seat"]]
     if valid_in_every_way(world, req, game, form, token):
         form["version"] = str(record.version - 1)  # the one flaw we add ourselves: a stale version
     return path_id, form, headers, token, owner
@@ -191,8 +266,18 @@ def readable_message(body: str) -> str:
 
 def valid_but(**changes) -> dict:
     """A legitimate request to the solo game but for ``changes`` (for the pinned examples)."""
-    return {"which": "solo", "target": "own", "seat": "own", "csrf": "right", "method": "POST", "htmx": True,
-            "version": "current", "fields": {}, "extra": {}, **changes}
+    return {
+        "which": "solo",
+        "target": "own",
+        "seat": "own",
+        "csrf": "right",
+        "method": "POST",
+        "htmx": True,
+        "version": "current",
+        "fields": {},
+        "extra": {},
+        **changes,
+    }
 
 
 @settings(max_examples=350, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -222,10 +307,12 @@ def test_malformed_and_illegal_requests_get_a_readable_4xx_and_change_nothing(wo
 
 
 @settings(max_examples=60, deadline=None)
-@given(endpoint=st.sampled_from(["join", "start", "lobby", "chat", "again", "leave-table", "rematch", "new"]),
-       which=st.sampled_from(["solo", "table"]),
-       csrf=st.sampled_from(["missing", "wrong", "another_session"]),
-       fields=st.dictionaries(st.sampled_from(["name", "text", "classes", "game"]), st.text(max_size=300), max_size=3))
+@given(
+    endpoint=st.sampled_from(["join", "start", "lobby", "chat", "again", "leave-table", "rematch", "new"]),
+    which=st.sampled_from(["solo", "table"]),
+    csrf=st.sampled_from(["missing", "wrong", "another_session"]),
+    fields=st.dictionaries(st.sampled_from(["name", "text", "classes", "game"]), st.text(max_size=300), max_size=3),
+)
 def test_every_other_post_without_a_valid_csrf_token_is_refused(world, endpoint, which, csrf, fields):
     before = all_hashes(world)
     game = world["games"][which]
@@ -240,8 +327,17 @@ def test_every_other_post_without_a_valid_csrf_token_is_refused(world, endpoint,
 
 
 @settings(max_examples=120, deadline=None)
-@given(data=json_values | deep_nesting | st.fixed_dictionaries(
-    {"game": json_values | st.text(max_size=100), "version": json_values, "presence": json_values | st.text(max_size=500)}))
+@given(
+    data=json_values
+    | deep_nesting
+    | st.fixed_dictionaries(
+        {
+            "game": json_values | st.text(max_size=100),
+            "version": json_values,
+            "presence": json_values | st.text(max_size=500),
+        }
+    )
+)
 def test_socket_watch_messages_never_break_the_doorbell(world, data):
     before = all_hashes(world)
     sio = socketio.test_client(world["app"])
@@ -257,11 +353,26 @@ def test_socket_watch_messages_never_break_the_doorbell(world, data):
 
 
 @settings(max_examples=80, deadline=None)
-@given(game=st.sampled_from(["shuffle-and-doom", "dungeon-of-doom", "clear-the-dungeon", "nope", ""]),
-       fields=st.dictionaries(
-           st.sampled_from(["size", "deck", "test_options", "map_choice", "map_text", "max_players", "turn_seconds",
-                            "name", "base_stats_7"]),
-           st.text(max_size=200) | deep_nesting | json_values.map(json.dumps) | st.just("9" * 5000), max_size=5))
+@given(
+    game=st.sampled_from(["shuffle-and-doom", "dungeon-of-doom", "clear-the-dungeon", "nope", ""]),
+    fields=st.dictionaries(
+        st.sampled_from(
+            [
+                "size",
+                "deck",
+                "test_options",
+                "map_choice",
+                "map_text",
+                "max_players",
+                "turn_seconds",
+                "name",
+                "base_stats_7",
+            ]
+        ),
+        st.text(max_size=200) | deep_nesting | json_values.map(json.dumps) | st.just("9" * 5000),
+        max_size=5,
+    ),
+)
 # Found by this test, pinned: test_options nested deeper than json.loads allows was a 500.
 @example(game="dungeon-of-doom", fields={"test_options": "[" * 1000 + "]" * 1000})
 def test_creation_forms_start_a_game_or_say_why_not(world, game, fields):

@@ -11,7 +11,6 @@ import socket
 from urllib.parse import urlencode
 
 import pytest
-
 from cluster import action_version, buttons
 
 S2_DECK = "5C 8D 3H 9S 7D KS JS QH 6S"  # a short known deal: its first choice is always offered

@@ -41,9 +41,9 @@ from sqlalchemy import update
 import rules_engine
 from webapp import create_app, socketio
 from webapp.catalog import BY_SLUG
+from webapp.connections import ticket_for
 from webapp.games import render_game
 from webapp.play import LoadedGame
-from webapp.connections import ticket_for
 from webapp.seats import COOKIE_NAME, hash_token
 from webapp.security import CSRF_FIELD
 from webapp.store import games as games_table
@@ -59,8 +59,10 @@ MAX_STEPS = 600
 WEB_TESTS = Path(__file__).resolve().parents[1] / "web"
 # What differs between two renders of one state: each request context has its own session (CSRF
 # token), a signed presence ticket carries its own time, a countdown the seconds left.
-PER_REQUEST = re.compile(r'(name="csrf_token" value=|data-presence=|"X-CSRF-Token": )"[^"]*"'
-                         r'|data-countdown="\d+">[^<]*')
+PER_REQUEST = re.compile(
+    r'(name="csrf_token" value=|data-presence=|"X-CSRF-Token": )"[^"]*"'
+    r'|data-countdown="\d+">[^<]*'
+)
 
 
 @functools.cache
@@ -102,8 +104,9 @@ def alnum_before(text: str, index: int) -> bool:
 def card_names(text: str, *, cross_check: bool = False) -> frozenset[str]:
     found = _card_names(text)
     if cross_check:
-        assert found == checks("test_hebracs_dungeon_web.py").cards_on_page(text), \
+        assert found == checks("test_hebracs_dungeon_web.py").cards_on_page(text), (
             "card_names reads a text otherwise than cards_on_page"
+        )
     return found
 
 
@@ -113,23 +116,31 @@ def _card_names(text: str) -> frozenset[str]:
     found = set()
     for match in CODE_AT.finditer(text):
         start, end = match.span()
-        after = text[end:end + 1]
-        if not alnum_before(text, start) and not (after.isascii() and after.isalnum()) \
-                and not in_token(text, start, end):
+        after = text[end : end + 1]
+        if (
+            not alnum_before(text, start)
+            and not (after.isascii() and after.isalnum())
+            and not in_token(text, start, end)
+        ):
             found.add(match.group(0))
     for match in SUIT_AT.finditer(text):
         at = match.start()
         span = SPAN_BEFORE.search(text, max(0, at - 200), at)
-        for rank_end in ([at, span.start()] if span else [at]):
-            rank = "10" if text[max(0, rank_end - 2):rank_end] == "10" else text[rank_end - 1:rank_end]
-            if rank in RANKS and not alnum_before(text, rank_end - len(rank)) \
-                    and not in_token(text, rank_end - len(rank), rank_end):
+        for rank_end in [at, span.start()] if span else [at]:
+            rank = "10" if text[max(0, rank_end - 2) : rank_end] == "10" else text[rank_end - 1 : rank_end]
+            if (
+                rank in RANKS
+                and not alnum_before(text, rank_end - len(rank))
+                and not in_token(text, rank_end - len(rank), rank_end)
+            ):
                 found.add(rank + web.SUIT_OF[match.group(0)])
                 break
     for match in NAME_AT.finditer(text):
         rank = RANK_WORD_BEFORE.search(text, max(0, match.start() - 6), match.start())
         if rank:
-            found.add(web.RANK_OF.get(rank.group(1).lower(), rank.group(1).upper()) + web.SUIT_OF[match.group(1).lower()])
+            found.add(
+                web.RANK_OF.get(rank.group(1).lower(), rank.group(1).upper()) + web.SUIT_OF[match.group(1).lower()]
+            )
     return frozenset(found)
 
 
@@ -185,7 +196,7 @@ class ShuffleAndDoom(Harness):
         secret = state["draw"][: len(state["draw"]) - public_tail]
         if len(set(secret)) < 2:
             return None
-        return {**state, "draw": rotated(secret) + state["draw"][len(secret):]}
+        return {**state, "draw": rotated(secret) + state["draw"][len(secret) :]}
 
 
 class ClearTheDungeon(Harness):
@@ -244,8 +255,10 @@ class DungeonCards(Harness):
         players = [f"p{i}" for i in range(1, rng.choice([1, 1, 2, 3]) + 1)]
         solo = [c for c in classes if not self.rules.data.CLASSES[c]["party_only"]]
         picked = rng.sample(classes if len(players) > 1 else solo, len(players))
-        return players, {"classes": dict(zip(players, picked)),
-                         "turn_mode": rng.choice(["single_draw", "three_card_hand"])}
+        return players, {
+            "classes": dict(zip(players, picked)),
+            "turn_mode": rng.choice(["single_draw", "three_card_hand"]),
+        }
 
     def choose(self, state, rng):
         players = list(state["players"])
@@ -303,7 +316,9 @@ class DungeonOfDoom(Harness):
 
 
 ALL_CARDS = {rank + suit for rank in ["A", *map(str, range(2, 11)), "J", "Q", "K"] for suit in "SHDC"}
-HARNESSES = {h.slug: h for h in (ShuffleAndDoom(), ClearTheDungeon(), HebracsDungeon(), DungeonCards(), DungeonOfDoom())}
+HARNESSES = {
+    h.slug: h for h in (ShuffleAndDoom(), ClearTheDungeon(), HebracsDungeon(), DungeonCards(), DungeonOfDoom())
+}
 for _h in HARNESSES.values():
     _h.rules = rules_engine.get(_h.slug)
 LANDED = [slug for slug in HARNESSES if slug in BY_SLUG and BY_SLUG[slug].playable]
@@ -351,14 +366,25 @@ class Renderer:
         key = (harness.slug, tuple(players))
         if key not in self.stages:
             game_id = self.store.create_game(
-                slug=harness.slug, options=options, seed=seed, players=players,
-                snapshot=harness.rules.dump(state), lobby={"host": players[0], "choices": {}},
+                slug=harness.slug,
+                options=options,
+                seed=seed,
+                players=players,
+                snapshot=harness.rules.dump(state),
+                lobby={"host": players[0], "choices": {}},
                 seat_tokens={p: (p.upper(), hash_token(f"stage-{p}")) for p in players},
             )
             self.stages[key] = self.store.load(game_id)
         result = harness.rules.result(state)
-        return dataclasses.replace(self.stages[key], options=options, seed=seed, version=step, revision=step,
-                                   status="running" if result is None else "finished", result=result)
+        return dataclasses.replace(
+            self.stages[key],
+            options=options,
+            seed=seed,
+            version=step,
+            revision=step,
+            status="running" if result is None else "finished",
+            result=result,
+        )
 
     def render(self, record, rules, state, viewer, *, page=False) -> str:
         headers = {} if page else {"HX-Request": "true"}
@@ -382,7 +408,9 @@ def check_at(harness, renderer, record, state, viewer, seed, where, *, render=Tr
     body = renderer.render(record, rules, state, viewer)
     inspect_board(harness, body, state, viewer, seed, f"{where} board", strict=strict, view=view)
     if other is not None and (twice or strict):
-        mine, theirs = (PER_REQUEST.sub("", text).splitlines() for text in (body, renderer.render(record, rules, other, viewer)))
+        mine, theirs = (
+            PER_REQUEST.sub("", text).splitlines() for text in (body, renderer.render(record, rules, other, viewer))
+        )
         if mine != theirs:
             first = next((a, b) for a, b in zip([*mine, ""], [*theirs, ""]) if a != b)
             raise Leak(f"{where}: {viewer or 'a spectator'}'s board changes with the secret order: {first}")
@@ -413,7 +441,11 @@ class Table:
         # Tokens derived from the seed, never showing it (a page that did would fail the test).
         tokens = {p: hashlib.sha256(f"seat {seed} {p}".encode()).hexdigest() for p in players}
         self.game_id = self.store.create_game(
-            slug=harness.slug, options=options, seed=seed, players=players, snapshot=harness.rules.dump(state),
+            slug=harness.slug,
+            options=options,
+            seed=seed,
+            players=players,
+            snapshot=harness.rules.dump(state),
             seat_tokens={p: (p.upper(), hash_token(tokens[p])) for p in players},
             lobby={"host": players[0], "choices": {}},
         )
@@ -437,15 +469,22 @@ class Table:
         """Put a state the engine reached in the game's row, as an action would have."""
         result = self.harness.rules.result(state)
         with self.store.engine.begin() as conn:
-            conn.execute(update(games_table).where(games_table.c.id == self.game_id).values(
-                snapshot=json.dumps(self.harness.rules.dump(state)), version=version,
-                revision=games_table.c.revision + 1, status="running" if result is None else "finished",
-                result=json.dumps(result) if result is not None else None,
-            ))
+            conn.execute(
+                update(games_table)
+                .where(games_table.c.id == self.game_id)
+                .values(
+                    snapshot=json.dumps(self.harness.rules.dump(state)),
+                    version=version,
+                    revision=games_table.c.revision + 1,
+                    status="running" if result is None else "finished",
+                    result=json.dumps(result) if result is not None else None,
+                )
+            )
 
     def act(self, seat, action, version) -> str:
         response = self.clients[seat].post(
-            f"/g/{self.game_id}/act", headers={"HX-Request": "true"},
+            f"/g/{self.game_id}/act",
+            headers={"HX-Request": "true"},
             data={"csrf_token": self.csrf[seat], "version": str(version), "action": json.dumps(action)},
         )
         assert response.status_code == 200, response.get_data(as_text=True)[:500]
@@ -563,8 +602,17 @@ def play_through_engine(harness, renderer, seed, players, options, play, look, w
     for at, moment, render in ((sample_step, sample, True), (steps, state, extra)):
         record = renderer.record(harness, players, options, seed, moment, at)
         order_only = bool(moment.get("exhaustions"))
-        check_at(harness, renderer, record, moment, look.choice([*players, None]), seed, f"{where} step {at}",
-                 render=render, twice=extra or order_only)
+        check_at(
+            harness,
+            renderer,
+            record,
+            moment,
+            look.choice([*players, None]),
+            seed,
+            f"{where} step {at}",
+            render=render,
+            twice=extra or order_only,
+        )
         counts["rendered"] += render
         counts["order only"] += order_only
 
@@ -593,11 +641,31 @@ def test_random_games_show_no_hidden_information(slug, tmp_path):
                 if replay:  # and the same game again in the engine, every step through every eye
                     play = random.Random(seed)
                     harness.deal(play)
-                    play_through_engine(harness, renderer, seed, players, options, play, look, where,
-                                        every_step=MAX_STEPS + 1, counts=counts)
+                    play_through_engine(
+                        harness,
+                        renderer,
+                        seed,
+                        players,
+                        options,
+                        play,
+                        look,
+                        where,
+                        every_step=MAX_STEPS + 1,
+                        counts=counts,
+                    )
             else:
-                play_through_engine(harness, renderer, seed, players, options, play, look, where,
-                                    every_step=FULL_STEPS if number - THROUGH_HTTP < FULL else 0, counts=counts)
+                play_through_engine(
+                    harness,
+                    renderer,
+                    seed,
+                    players,
+                    options,
+                    play,
+                    look,
+                    where,
+                    every_step=FULL_STEPS if number - THROUGH_HTTP < FULL else 0,
+                    counts=counts,
+                )
             counts["games"] += 1
     finally:
         logging.getLogger().removeHandler(log)

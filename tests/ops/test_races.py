@@ -7,9 +7,9 @@ from __future__ import annotations
 import threading
 
 import pytest
+from cluster import action_version, buttons, page_version
 
 import rules_engine
-from cluster import action_version, buttons, page_version
 from webapp import play
 
 rules = rules_engine.get("shuffle-and-doom")
@@ -65,9 +65,9 @@ def prove_one_action_per_version(players, store, servers):
         legal = rules.legal_actions(state, "p1")
         version = record.version
         picks = [legal[i % len(legal)] for i in range(CLIENTS)]
-        responses = run_together([
-            (lambda c=c, a=a: c.act(game_id, a, version)) for c, a in zip(clients, picks)
-        ])
+        responses = run_together(
+            [(lambda c=c, a=a, version=version: c.act(game_id, a, version)) for c, a in zip(clients, picks)]
+        )
         statuses = [r.status_code for r in responses]
         assert statuses.count(200) == 1 and statuses.count(409) == CLIENTS - 1, statuses
         winner = statuses.index(200)

@@ -111,8 +111,16 @@ def test_chat_20_a_minute_per_address(seat_client, store, clock):
     """Five seats at one address (each seat may also say only 5 things per 10 s)."""
     host = seat_client()
     host.get("/")
-    created = host.http.post("/games", data={"game": "dungeon-of-doom", "csrf_token": host.csrf, "name": "Ann",
-                                              "max_players": "5", "turn_seconds": "0"})
+    created = host.http.post(
+        "/games",
+        data={
+            "game": "dungeon-of-doom",
+            "csrf_token": host.csrf,
+            "name": "Ann",
+            "max_players": "5",
+            "turn_seconds": "0",
+        },
+    )
     assert created.status_code == 303
     game_id = created.headers["Location"].rsplit("/", 1)[-1]
     host.watch(game_id)
@@ -124,8 +132,9 @@ def test_chat_20_a_minute_per_address(seat_client, store, clock):
         seats.append(friend)
 
     def say(who, text):
-        return who.http.post(f"/g/{game_id}/chat", data={"csrf_token": who.csrf, "text": text},
-                             headers={"HX-Request": "true"})
+        return who.http.post(
+            f"/g/{game_id}/chat", data={"csrf_token": who.csrf, "text": text}, headers={"HX-Request": "true"}
+        )
 
     for index, who in enumerate(seats[:4]):
         for n in range(5):
@@ -149,8 +158,9 @@ def test_page_and_board_renders_60_a_second_per_address(seat_client, clock):
     for _ in range(100):
         assert watcher.http.get(f"/g/{game_id}/board", headers={"HX-Request": "true"}).status_code == 200
     player = seat_client()
-    player.http.set_cookie(COOKIE_NAME, host.http.get_cookie(COOKIE_NAME, path=f"/g/{game_id}").value,
-                           path=f"/g/{game_id}")
+    player.http.set_cookie(
+        COOKIE_NAME, host.http.get_cookie(COOKIE_NAME, path=f"/g/{game_id}").value, path=f"/g/{game_id}"
+    )
     for index in range(58):  # start() read the page once and the spectator rendered one board
         path = f"/g/{game_id}/board" if index % 2 else f"/g/{game_id}"
         assert player.http.get(path, headers={"HX-Request": "true"}).status_code == 200

@@ -12,9 +12,9 @@ import time
 
 import pytest
 import requests
+from cluster import action_version, log_records
 
 import rules_engine
-from cluster import action_version, log_records
 from webapp.limits import ACT, REDIS_TIMEOUT
 from webapp.realtime import RedisDoorbell
 

@@ -4,9 +4,9 @@ table; players connected to different processes see each other's actions live.""
 from __future__ import annotations
 
 import pytest
+from cluster import action_version, page_version, your_turn
 
 import rules_engine
-from cluster import action_version, page_version, your_turn
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis]
 
@@ -17,8 +17,7 @@ def test_players_on_two_processes_see_each_others_actions_live(servers, players,
     a, b = servers(postgres_url, redis_server.url, count=2)
     store = store_of(postgres_url)
     # Seats alternate between the processes: p1, p3 on A; p2, p4 on B.
-    ann, bob, cy, di = (players(server.url, name) for server, name in
-                        zip([a, b, a, b], ["Ann", "Bob", "Cy", "Di"]))
+    ann, bob, cy, di = (players(server.url, name) for server, name in zip([a, b, a, b], ["Ann", "Bob", "Cy", "Di"]))
     game_id = ann.open_table(max_players=4)
     for friend in (bob, cy, di):
         friend.join(game_id)
@@ -60,4 +59,4 @@ def test_players_on_two_processes_see_each_others_actions_live(servers, players,
         for _at, name, data in listener.messages:
             assert name == "changed" and set(data) == {"version"}
     # Both processes served sockets: A holds p1/p3, B holds p2/p4 and the spectator.
-    assert {l.client.connection_url for l in listeners.values()} == {a.url, b.url}
+    assert {listener.client.connection_url for listener in listeners.values()} == {a.url, b.url}

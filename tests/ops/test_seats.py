@@ -13,9 +13,9 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from cluster import PRESENCE_RE, action_version, log_records
 
 import rules_engine
-from cluster import HALL_MAP, PRESENCE_RE, action_version, log_records
 from webapp import create_app
 from webapp.seats import COOKIE_NAME
 
@@ -112,7 +112,9 @@ def test_a_whole_game_leaves_no_secret_in_the_logs_and_strangers_cannot_act(logg
     ann_token = ann.seat_token(game_id)
     stranger.http.cookies.set(COOKIE_NAME, ann_token, domain="127.0.0.1", path=f"/g/{solo_id}")
     solo_body = cy.board(solo_id).text
-    assert stranger.act(solo_id, {"type": "choose_stat_set", "set": "top"}, action_version(solo_body)).status_code == 403
+    assert (
+        stranger.act(solo_id, {"type": "choose_stat_set", "set": "top"}, action_version(solo_body)).status_code == 403
+    )
     assert ann.act(game_id, {"type": "end_turn"}, action_version(body), csrf_token="forged").status_code == 400
 
     # The whole game: random legal play, then everyone leaves.

@@ -16,7 +16,6 @@ import urllib.request
 import pytest
 import socketio
 import websocket
-
 from cluster import PRESENCE_RE, action_version, buttons
 
 FLOODED_REASON = "Too many messages from this page; reload it to reconnect."  # what the page shows
@@ -93,8 +92,7 @@ def healthz(server) -> int:
         return response.status
 
 
-def test_a_flooding_socket_is_cut_off_and_another_page_carries_on(servers, players, raw_sockets, sqlite_url,
-                                                                  store_of):
+def test_a_flooding_socket_is_cut_off_and_another_page_carries_on(servers, players, raw_sockets, sqlite_url, store_of):
     (server,) = servers(sqlite_url)
     store = store_of(sqlite_url)
     ann = players(server.url, "Ann")
@@ -130,8 +128,7 @@ def test_a_flooder_that_ignores_the_disconnect_cannot_carry_on_over_the_same_tra
     it could CONNECT again over the same websocket with a fresh budget. The server closes the
     transport too: after the reason, the DISCONNECT ("41") and CLOSE ("1"), the connection ends."""
     (server,) = servers(sqlite_url)
-    ws = websocket.create_connection(f"ws://127.0.0.1:{server.port}/socket.io/?EIO=4&transport=websocket",
-                                     timeout=WAIT)
+    ws = websocket.create_connection(f"ws://127.0.0.1:{server.port}/socket.io/?EIO=4&transport=websocket", timeout=WAIT)
     try:
         assert ws.recv().startswith("0")  # Engine.IO open
         ws.send("40")  # Socket.IO connect
@@ -147,8 +144,11 @@ def test_a_flooder_that_ignores_the_disconnect_cannot_carry_on_over_the_same_tra
             if not message:
                 break
             heard.append(message)
-        assert heard[-3:] == ["42" + json.dumps(["flooded", {"reason": FLOODED_REASON}], separators=(",", ":")),
-                              "41", "1"], heard[-5:]
+        assert heard[-3:] == [
+            "42" + json.dumps(["flooded", {"reason": FLOODED_REASON}], separators=(",", ":")),
+            "41",
+            "1",
+        ], heard[-5:]
         with pytest.raises((websocket.WebSocketConnectionClosedException, ConnectionError)):
             ws.send("40")
             ws.recv()
@@ -156,8 +156,9 @@ def test_a_flooder_that_ignores_the_disconnect_cannot_carry_on_over_the_same_tra
         ws.shutdown()  # close() skips the socket of a connection the server already ended
 
 
-def test_one_socket_proving_seats_in_two_games_releases_both_when_it_closes(servers, players, raw_sockets,
-                                                                            sqlite_url, store_of):
+def test_one_socket_proving_seats_in_two_games_releases_both_when_it_closes(
+    servers, players, raw_sockets, sqlite_url, store_of
+):
     (server,) = servers(sqlite_url)
     store = store_of(sqlite_url)
     ann, bob = players(server.url, "Ann"), players(server.url, "Bob")
@@ -178,5 +179,6 @@ def test_one_socket_proving_seats_in_two_games_releases_both_when_it_closes(serv
     assert poll(lambda: all(connected(g) for g in games)), [connected(g) for g in games]
 
     page.close()
-    assert poll(lambda: not any(connected(g) for g in games)), \
+    assert poll(lambda: not any(connected(g) for g in games)), (
         f"seats still shown connected after their socket closed: {[connected(g) for g in games]}"
+    )

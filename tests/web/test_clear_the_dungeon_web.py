@@ -42,18 +42,46 @@ LINE_A_DECK = stacked(
     "8D 3S 8C 9C 10S 3D 6D 10H 2H 7S 9S 5H AS 4S 8S 7D AC 6C",
 )
 LINE_A = [
-    "JK r7c2", "3H r7c2", "2S r7c2", "10C r7c1",                      # turn 1
-    "AD r7c1", "4H r7c1", "9D r6c2",                                  # 2
-    "2C r6c2 double", "5D r6c2", "7C r6c1",                           # 3
-    "6H r6c1", "3C r6c1", "8H r4c2", "JK r4c2",                       # 4
-    "5S r4c2", "10D r4c1", "KC", "2D r4c1", "4C r4c1",                # 5
-    "9H r3c2", "4D r3c2", "6S r3c3",                                  # 6
-    "AH r3c2", "5C r3c3", "KH 7H",                                    # 7
-    "8D r3c3", "3S r3c1", "8C r3c1",                                  # 8
-    "9C r3c1", "10S r2c1", "3D r2c1",                                 # 9
-    "6D r2c1", "10H r2c2", "2H r2c2",                                 # 10
-    "7S r2c2", "KD", "top", "9S r1c1", "5H r1c1",                     # 11
-    "7H r1c1",                                                        # 12: won
+    "JK r7c2",
+    "3H r7c2",
+    "2S r7c2",
+    "10C r7c1",  # turn 1
+    "AD r7c1",
+    "4H r7c1",
+    "9D r6c2",  # 2
+    "2C r6c2 double",
+    "5D r6c2",
+    "7C r6c1",  # 3
+    "6H r6c1",
+    "3C r6c1",
+    "8H r4c2",
+    "JK r4c2",  # 4
+    "5S r4c2",
+    "10D r4c1",
+    "KC",
+    "2D r4c1",
+    "4C r4c1",  # 5
+    "9H r3c2",
+    "4D r3c2",
+    "6S r3c3",  # 6
+    "AH r3c2",
+    "5C r3c3",
+    "KH 7H",  # 7
+    "8D r3c3",
+    "3S r3c1",
+    "8C r3c1",  # 8
+    "9C r3c1",
+    "10S r2c1",
+    "3D r2c1",  # 9
+    "6D r2c1",
+    "10H r2c2",
+    "2H r2c2",  # 10
+    "7S r2c2",
+    "KD",
+    "top",
+    "9S r1c1",
+    "5H r1c1",  # 11
+    "7H r1c1",  # 12: won
 ]
 
 # S19, line B: a win on the last card with four hits, a doubled ace and a one-card draw.
@@ -63,19 +91,43 @@ LINE_B_DECK = stacked(
     "7S 6H 5C 5D 10S 8S 9D 4H 6D 9H AD 8C 2D 2C AS 7D 6C 5H AH",
 )
 LINE_B = [
-    "10H r7c1", "AC r7c1", "2H r7c1",
-    "9S r7c2", "4C r7c2", "5S r7c2",
-    "8D r7c3", "4S r7c3", "3D r7c3",
-    "10C r6c1", "3S r6c1", "7C r6c1",
-    "2S r6c2", "9C r6c2", "6S r6c2",
-    "8H r5c1", "4D r5c1", "end",
-    "3C r5c1", "10D r4c1", "3H r4c1",
-    "7S r4c1", "6H r4c2", "5C r4c2",
-    "5D r4c2", "10S r3c1", "8S r3c1",
-    "9D r3c2", "4H r3c2", "6D r3c2",
-    "9H r3c3", "AD r3c3 double", "8C r3c3",
+    "10H r7c1",
+    "AC r7c1",
+    "2H r7c1",
+    "9S r7c2",
+    "4C r7c2",
+    "5S r7c2",
+    "8D r7c3",
+    "4S r7c3",
+    "3D r7c3",
+    "10C r6c1",
+    "3S r6c1",
+    "7C r6c1",
+    "2S r6c2",
+    "9C r6c2",
+    "6S r6c2",
+    "8H r5c1",
+    "4D r5c1",
     "end",
-    "7D r2c2", "6C r2c2", "5H r2c2",
+    "3C r5c1",
+    "10D r4c1",
+    "3H r4c1",
+    "7S r4c1",
+    "6H r4c2",
+    "5C r4c2",
+    "5D r4c2",
+    "10S r3c1",
+    "8S r3c1",
+    "9D r3c2",
+    "4H r3c2",
+    "6D r3c2",
+    "9H r3c3",
+    "AD r3c3 double",
+    "8C r3c3",
+    "end",
+    "7D r2c2",
+    "6C r2c2",
+    "5H r2c2",
     "AH r3c1",
 ]
 
@@ -147,7 +199,7 @@ def play_line(player, store, steps, check=None):
 class TestCreate:
     def test_the_lobby_offers_a_stacked_deal(self, seat_client):
         body = body_of(seat_client().get("/"))
-        entry = body[body.index('id="game-clear-the-dungeon"'):]
+        entry = body[body.index('id="game-clear-the-dungeon"') :]
         entry = entry[: entry.index("</li>")]
         assert 'value="clear-the-dungeon"' in entry
         assert 'name="deck"' in entry and "Stacked deal" in entry
@@ -158,7 +210,11 @@ class TestCreate:
         assert store.load(player.game_id).options["deck"][:3] == ["KH", "JK", "QS"]
         assert body.count('class="ctd-slot ') == 14
         assert len(HIDDEN_SLOT.findall(body)) == 11
-        for pos, name, power in (("r7c1", "Jack of hearts", 11), ("r7c2", "Queen of diamonds", 12), ("r7c3", "King of clubs", 13)):
+        for pos, name, power in (
+            ("r7c1", "Jack of hearts", 11),
+            ("r7c2", "Queen of diamonds", 12),
+            ("r7c3", "King of clubs", 13),
+        ):
             assert re.search(rf'data-target="{pos}"[^>]*aria-label="{name}, power {power}', body), pos
         hand = re.findall(r'class="ctd-hand-card" id="ctd-h-\d" data-card="([^"]+)"', body)
         assert hand == ["AS", "2S", "3S"]
@@ -191,9 +247,7 @@ class TestPlaying:
                 seen["doubled"] = 'class="ctd-mini black doubled" data-attack-card="2C"' in body and "13/12" in body
             if step == "KD":
                 seen["peek"] = 'class="ctd-peeked"' in body and 'aria-label="7 of hearts"' in body
-                assert [normal(a) for a in posted_actions(body)] == [
-                    normal(a) for a in cd.legal_actions(state, "p1")
-                ]
+                assert [normal(a) for a in posted_actions(body)] == [normal(a) for a in cd.legal_actions(state, "p1")]
 
         body = body_of(play_line(player, store, LINE_A, check))
         assert seen == {"doubled": True, "peek": True}
@@ -305,7 +359,9 @@ class TestSpectators:
         body = body_of(player.act({"type": "peek_decision", "move_to_top": move_to_top}))
         seen = body_of(watcher.board())
         if move_to_top:
-            assert 'K♦: 10<span class="suit black">♣</span> moved to the top' in seen and "Known bottom card:" not in seen
+            assert (
+                'K♦: 10<span class="suit black">♣</span> moved to the top' in seen and "Known bottom card:" not in seen
+            )
         else:
             assert "Known bottom card:" in body and "Known bottom card:" in seen
             assert 'K♦: 10<span class="suit black">♣</span> left at the bottom' in seen

@@ -49,7 +49,9 @@ class Table:
         for index in range(2, len(classes) + 1):
             friend = seat_client()
             friend.watch(self.game_id)
-            joined = friend.http.post(f"/g/{self.game_id}/join", data={"csrf_token": friend.csrf, "name": NAMES[index - 1]})
+            joined = friend.http.post(
+                f"/g/{self.game_id}/join", data={"csrf_token": friend.csrf, "name": NAMES[index - 1]}
+            )
             assert joined.status_code == 303
             friend.watch(self.game_id)
             self.clients[f"p{index}"] = friend
@@ -99,8 +101,11 @@ class Table:
         sio = socketio.test_client(self.app, flask_test_client=client)
         page = client.get(f"/g/{self.game_id}").get_data(as_text=True)
         ticket = re.search(r'data-presence="([^"]+)"', page)
-        ack = sio.emit("watch", {"game": self.game_id, "version": -1, "presence": ticket.group(1) if ticket else None},
-                       callback=True)
+        ack = sio.emit(
+            "watch",
+            {"game": self.game_id, "version": -1, "presence": ticket.group(1) if ticket else None},
+            callback=True,
+        )
         assert ack["ok"]
         sio.get_received()
         return sio
@@ -111,7 +116,10 @@ class Table:
 
 def buttons(body):
     """The actions a page offers as buttons (their JSON)."""
-    return [json.loads(v.replace("&#34;", '"').replace("&quot;", '"')) for v in re.findall(r'name="action" value="([^"]+)"', body)]
+    return [
+        json.loads(v.replace("&#34;", '"').replace("&quot;", '"'))
+        for v in re.findall(r'name="action" value="([^"]+)"', body)
+    ]
 
 
 class TestTable:
@@ -119,9 +127,22 @@ class TestTable:
         body = seat_client().get("/").get_data(as_text=True)
         card = body.split('id="game-dungeon-cards"', 1)[1].split("</li>", 1)[0]
         assert "Open a Dungeon Cards table" in card
-        for field in ["turn_mode", "board_size", "board_width", "board_height", "exit_count", "pit_count",
-                      "random_stop_walls", "random_redirects", "potion_roll", "draw_stats", "after_first_escape",
-                      "turn_seconds", "deck", "shuffles"]:
+        for field in [
+            "turn_mode",
+            "board_size",
+            "board_width",
+            "board_height",
+            "exit_count",
+            "pit_count",
+            "random_stop_walls",
+            "random_redirects",
+            "potion_roll",
+            "draw_stats",
+            "after_first_escape",
+            "turn_seconds",
+            "deck",
+            "shuffles",
+        ]:
             assert f'name="{field}"' in card, field
         # The rules' board presets (§2.2) are a select, from the engine's data.
         sizes = card.split('name="board_size"', 1)[1].split("</select>", 1)[0]
@@ -133,8 +154,18 @@ class TestTable:
         assert "/hall-of-fame" in card
 
     def test_the_host_alone_starts_a_solo_game_with_the_chosen_options(self, app, seat_client):
-        t = Table(app, seat_client, ("tank",), markers=None, board_size="custom", board_width="12", board_height="8",
-                  turn_mode="three_card_hand", potion_roll="on", exit_count="2")
+        t = Table(
+            app,
+            seat_client,
+            ("tank",),
+            markers=None,
+            board_size="custom",
+            board_width="12",
+            board_height="8",
+            turn_mode="three_card_hand",
+            potion_roll="on",
+            exit_count="2",
+        )
         state = t.state()
         assert state["status"] == "playing" and state["players"] == ["p1"]
         assert (state["board"]["width"], state["board"]["height"], len(state["board"]["exits"])) == (12, 8, 2)
@@ -187,7 +218,10 @@ class TestTable:
         assert bob.http.post(f"/g/{t.game_id}/leave-table", data={"csrf_token": bob.csrf}).status_code == 303
         assert t.store.load(t.game_id).lobby["choices"].get("p1", {}) == {}  # the Mage is cleared
         page = t.host.get(f"/g/{t.game_id}").get_data(as_text=True)
-        assert '<option value="mage" disabled>' in page and " selected" not in page.split('name="classes"', 1)[1].split("</select>", 1)[0]
+        assert (
+            '<option value="mage" disabled>' in page
+            and " selected" not in page.split('name="classes"', 1)[1].split("</select>", 1)[0]
+        )
         # Started without a class, the game page asks for one, and still not the Mage (the engine's lobby).
         t.start()
         page = t.page("p1")
@@ -215,9 +249,17 @@ class TestTable:
         # The select form composes the same action (phones: squares are small).
         client = t.host
         client.version = t.store.load(t.game_id).version
-        response = client.http.post(f"/g/{t.game_id}/act", headers={"HX-Request": "true"}, data={
-            "csrf_token": client.csrf, "version": str(client.version), "compose": "place_marker",
-            "a_kind": "exit", "a_square[]": ["5", "8"]})
+        response = client.http.post(
+            f"/g/{t.game_id}/act",
+            headers={"HX-Request": "true"},
+            data={
+                "csrf_token": client.csrf,
+                "version": str(client.version),
+                "compose": "place_marker",
+                "a_kind": "exit",
+                "a_square[]": ["5", "8"],
+            },
+        )
         assert response.status_code == 200
         assert t.state()["board"]["exits"] == [[5, 8]]
 
@@ -392,8 +434,11 @@ class TestTurnClock:
         assert first.turn_key == "p1:1.join.0"
         t.act("p2", {"type": "join_combat", "join": True})
         after = t.store.load(t.game_id)
-        assert (after.turn_key, after.turn_started_at, after.turn_deadline) == \
-            (first.turn_key, first.turn_started_at, first.turn_deadline)
+        assert (after.turn_key, after.turn_started_at, after.turn_deadline) == (
+            first.turn_key,
+            first.turn_started_at,
+            first.turn_deadline,
+        )
         presence.tick(t.service, now=first.turn_deadline + 1)
         combat = t.state()["combat"]
         assert combat["join_answers"] == {"p2": True, "p3": False} and combat["fighters"] == ["p1", "p2"]
@@ -401,8 +446,9 @@ class TestTurnClock:
     def test_the_answer_to_an_action_counts_down_the_next_decision(self, app, seat_client):
         t = Table(app, seat_client, ("ninja", "tank"), deck="3C 2D")
         with t.store.engine.begin() as conn:  # Ann's turn has 10 s left
-            conn.execute(store_games.update().where(store_games.c.id == t.game_id)
-                         .values(turn_deadline=time.time() + 10))
+            conn.execute(
+                store_games.update().where(store_games.c.id == t.game_id).values(turn_deadline=time.time() + 10)
+            )
         fragment = t.act("p1", {"type": "draw_card"}).get_data(as_text=True)
         left = int(re.search(r'data-countdown="(\d+)" class="countdown"', fragment).group(1))
         assert left >= 85  # Bob's fresh 90 s, not what was left of Ann's turn
@@ -452,8 +498,12 @@ class TestPage:
         assert "animate" not in page.split("dc-board", 1)[1][:40] and 'class="step st-1' in page
 
     def test_the_ninjas_bounce_and_a_redirecting_wall_are_drawn(self, app, seat_client):
-        options = {"deck": ["7C", "4D"], "shuffles": "stacked", "marker_placement": "manual",
-                   "redirects": [{"square": [8, 3], "kind": "/"}]}
+        options = {
+            "deck": ["7C", "4D"],
+            "shuffles": "stacked",
+            "marker_placement": "manual",
+            "redirects": [{"square": [8, 3], "kind": "/"}],
+        }
         t = open_table(app, seat_client, options, ("ninja",))
         t.act("p1", {"type": "place_marker", "kind": "exit", "square": [2, 9]})
         t.act("p1", {"type": "place_marker", "kind": "pit", "square": [3, 9]})
@@ -555,13 +605,30 @@ class TestPage:
         page = t.act("p1", {"type": "play_card", "card": "2D"}).get_data(as_text=True)
         assert "moved up 2" in page and "2 of diamonds" in t.page("p2")  # a played card is public
 
-    @pytest.mark.parametrize("classes, options, seed", [
-        (("mage", "healer", "athlete"), {"turn_mode": "three_card_hand", "random_stop_walls": "8",
-                                          "random_redirects": "4", "potion_roll": "on", "after_first_escape": "continue"}, 5),
-        (("mage", "rogue", "soldier"), {"draw_stats": "on", "board_size": "custom", "board_width": "14", "pit_count": "3"}, 4),
-    ])
-    def test_random_games_render_for_every_seat_without_leaking_hands(self, app, seat_client, classes, options, seed,
-                                                                       monkeypatch):
+    @pytest.mark.parametrize(
+        "classes, options, seed",
+        [
+            (
+                ("mage", "healer", "athlete"),
+                {
+                    "turn_mode": "three_card_hand",
+                    "random_stop_walls": "8",
+                    "random_redirects": "4",
+                    "potion_roll": "on",
+                    "after_first_escape": "continue",
+                },
+                5,
+            ),
+            (
+                ("mage", "rogue", "soldier"),
+                {"draw_stats": "on", "board_size": "custom", "board_width": "14", "pit_count": "3"},
+                4,
+            ),
+        ],
+    )
+    def test_random_games_render_for_every_seat_without_leaking_hands(
+        self, app, seat_client, classes, options, seed, monkeypatch
+    ):
         """Random legal play in a party (walls, the hand variant, Draw your Stats…): every seat's page
         renders after every action, and no page shows a card in another seat's hand."""
         monkeypatch.setattr(play.secrets, "randbits", lambda _bits: seed)  # the same game every run
@@ -598,11 +665,14 @@ class TestHowToPlay:
         body = seat_client().get("/how-to-play/dungeon-cards").get_data(as_text=True)
         classes = body.split('aria-label="The eight classes"', 1)[1].split("</table>", 1)[0]
         rows = re.findall(r'<tr><th scope="row">([^<]+)</th><td>([^<]+)</td><td>([^<]+)</td>', classes)
-        assert rows == [(c["name"], c["ability"], "party only" if c["party_only"] else "solo or party")
-                        for c in data.CLASSES.values()]
+        assert rows == [
+            (c["name"], c["ability"], "party only" if c["party_only"] else "solo or party")
+            for c in data.CLASSES.values()
+        ]
         bosses = body.split('aria-label="The three bosses"', 1)[1].split("</table>", 1)[0]
-        assert re.findall(r"</span> (\w+)</th><td>(\d+)</td>", bosses) == \
-            [(b["name"], str(b["lives"])) for b in data.BOSSES.values()]
+        assert re.findall(r"</span> (\w+)</th><td>(\d+)</td>", bosses) == [
+            (b["name"], str(b["lives"])) for b in data.BOSSES.values()
+        ]
         # Not a second copy: change the data and the page follows.
         monkeypatch.setitem(data.CLASSES["ninja"], "summary", "Sentinel: the ninja's own words.")
         monkeypatch.setitem(data.BOSSES["Q"], "lives", 7)
@@ -631,10 +701,22 @@ class TestHallOfFame:
         rows = hall_of_fame.entries(t.store, set_deals=True)
         assert len(rows) == 1
         row = rows[0]
-        assert (row["name"], row["character_class"], row["level"], row["lives"], row["max_lives"], row["speed"]) == \
-            ("Ann", "swordsman", 2, 10, 10, 1)
-        assert (row["board"], row["turns"], row["outcome"], row["bosses"], row["mods"], row["party_size"]) == \
-            ("10x10", 2, "escaped", ["J"], [], 1)
+        assert (row["name"], row["character_class"], row["level"], row["lives"], row["max_lives"], row["speed"]) == (
+            "Ann",
+            "swordsman",
+            2,
+            10,
+            10,
+            1,
+        )
+        assert (row["board"], row["turns"], row["outcome"], row["bosses"], row["mods"], row["party_size"]) == (
+            "10x10",
+            2,
+            "escaped",
+            ["J"],
+            [],
+            1,
+        )
         listing = seat_client().get("/hall-of-fame?deals=all").get_data(as_text=True)
         assert "Ann" in listing and "Swordsman" in listing and f'href="/g/{t.game_id}"' in listing
 
@@ -693,8 +775,9 @@ class TestHallOfFame:
         game = play.load_game(t.store, t.game_id)
         before = dict(game.state, hall_of_fame=[])
         with t.store.engine.begin() as conn:
-            hall_of_fame.record_escapes(conn, play.LoadedGame(game.record, game.rules, before), "p1", {}, game.state,
-                                        time.time())
+            hall_of_fame.record_escapes(
+                conn, play.LoadedGame(game.record, game.rules, before), "p1", {}, game.state, time.time()
+            )
         assert len(hall_of_fame.entries(t.store, set_deals=True)) == 1
 
     def test_a_team_victory_records_every_survivor_and_a_fall_records_nothing(self, app, seat_client):
@@ -714,19 +797,59 @@ class TestHallOfFame:
         rows = [("Zed", 3, 8, 30), ("Amy", 3, 9, 40), ("Bea", 5, 2, 99), ("Cid", 3, 9, 20)]
         with store.engine.begin() as conn:
             for i, (name, level, lives, turns) in enumerate(rows):
-                conn.execute(hall_of_fame.hall_of_fame.insert().values(
-                    game_id=game_id, seat=f"p{i + 1}", name=name, character_class="tank", level=level, lives=lives,
-                    max_lives=15, speed=0, bosses="[]", turns=turns, outcome="escaped", turn_mode="single_draw",
-                    board="10x10", mods="[]", party_size=1, created_at=now + i))
-            conn.execute(hall_of_fame.hall_of_fame.insert().values(  # the best, but on a set deal
-                game_id=game_id, seat="p9", name="Set", character_class="tank", level=9, lives=20, max_lives=20,
-                speed=0, bosses="[]", turns=5, outcome="escaped", turn_mode="single_draw", board="10x10",
-                mods="[]", party_size=1, created_at=now, set_deal=1))
+                conn.execute(
+                    hall_of_fame.hall_of_fame.insert().values(
+                        game_id=game_id,
+                        seat=f"p{i + 1}",
+                        name=name,
+                        character_class="tank",
+                        level=level,
+                        lives=lives,
+                        max_lives=15,
+                        speed=0,
+                        bosses="[]",
+                        turns=turns,
+                        outcome="escaped",
+                        turn_mode="single_draw",
+                        board="10x10",
+                        mods="[]",
+                        party_size=1,
+                        created_at=now + i,
+                    )
+                )
+            conn.execute(
+                hall_of_fame.hall_of_fame.insert().values(  # the best, but on a set deal
+                    game_id=game_id,
+                    seat="p9",
+                    name="Set",
+                    character_class="tank",
+                    level=9,
+                    lives=20,
+                    max_lives=20,
+                    speed=0,
+                    bosses="[]",
+                    turns=5,
+                    outcome="escaped",
+                    turn_mode="single_draw",
+                    board="10x10",
+                    mods="[]",
+                    party_size=1,
+                    created_at=now,
+                    set_deal=1,
+                )
+            )
         ranked = [r["name"] for r in hall_of_fame.entries(store)]
         assert ranked == ["Bea", "Cid", "Amy", "Zed"]  # level, then lives, then fewest turns
-        assert [(r["name"], r["rank"]) for r in hall_of_fame.entries(store, set_deals=True)][-2:] == \
-            [("Zed", 4), ("Set", None)]
-        assert [r["name"] for r in hall_of_fame.entries(store, sort="name", direction="asc")] == ["Amy", "Bea", "Cid", "Zed"]
+        assert [(r["name"], r["rank"]) for r in hall_of_fame.entries(store, set_deals=True)][-2:] == [
+            ("Zed", 4),
+            ("Set", None),
+        ]
+        assert [r["name"] for r in hall_of_fame.entries(store, sort="name", direction="asc")] == [
+            "Amy",
+            "Bea",
+            "Cid",
+            "Zed",
+        ]
         assert [r["rank"] for r in hall_of_fame.entries(store, sort="turns", direction="asc")] == [2, 4, 3, 1]
         client = seat_client()
         body = client.get("/hall-of-fame?sort=name&dir=desc").get_data(as_text=True)

@@ -53,16 +53,34 @@ def last_seen(store, game_id, seat):
 class Table:
     """A host and friends at one Dungeon of Doom table, each a browser with a socket."""
 
-    def __init__(self, app, seat_client, *, players=3, map_choice=HALL, max_players=4, turn_seconds=60, start=True,
-                 seed=SEED, test_options=None, form=None):
+    def __init__(
+        self,
+        app,
+        seat_client,
+        *,
+        players=3,
+        map_choice=HALL,
+        max_players=4,
+        turn_seconds=60,
+        start=True,
+        seed=SEED,
+        test_options=None,
+        form=None,
+    ):
         self.app = app
         self.store = app.extensions["delve_store"]
         self.seed = seed
         self.host = seat_client()
         self.host.get("/")
-        data = {"game": "dungeon-of-doom", "csrf_token": self.host.csrf, "name": "Ann",
-                "map_choice": map_choice, "max_players": str(max_players), "turn_seconds": str(turn_seconds),
-                **(form or {})}
+        data = {
+            "game": "dungeon-of-doom",
+            "csrf_token": self.host.csrf,
+            "name": "Ann",
+            "map_choice": map_choice,
+            "max_players": str(max_players),
+            "turn_seconds": str(turn_seconds),
+            **(form or {}),
+        }
         if test_options is not None:
             app.config["TEST_OPTIONS"] = True  # what DELVE_TEST_OPTIONS=1 turns on (never in production)
             data["test_options"] = json.dumps(test_options)
@@ -93,7 +111,11 @@ class Table:
         sio = socketio.test_client(self.app, flask_test_client=client)
         page = client.get(f"/g/{self.game_id}").get_data(as_text=True)
         ticket = re.search(r'data-presence="([^"]+)"', page)
-        ack = sio.emit("watch", {"game": self.game_id, "version": -1, "presence": ticket.group(1) if ticket else None}, callback=True)
+        ack = sio.emit(
+            "watch",
+            {"game": self.game_id, "version": -1, "presence": ticket.group(1) if ticket else None},
+            callback=True,
+        )
         assert ack["ok"]
         sio.get_received()
         return sio
@@ -164,8 +186,12 @@ class TestWaitingRoom:
         host.get("/")
         response = host.http.post(
             "/games",
-            data={"game": "dungeon-of-doom", "csrf_token": host.csrf, "map_choice": "custom",
-                  "map_text": "name Broken\nwin 1\n#E.G#\n#..X#\n"},
+            data={
+                "game": "dungeon-of-doom",
+                "csrf_token": host.csrf,
+                "map_choice": "custom",
+                "map_text": "name Broken\nwin 1\n#E.G#\n#..X#\n",
+            },
         )
         assert response.status_code == 400
         assert "line 4" in response.get_data(as_text=True)
@@ -265,8 +291,11 @@ class TestTurns:
             assert page.count('id="act-leave"') == 1
             assert not re.search(r'data-(alt-)?key="1"', page), seat  # it had the first choice key
             game = play.load_game(table.store, table.game_id)
-            keys = {(b.key, b.alt_key) for b in play.action_buttons(game, seat, BY_SLUG["dungeon-of-doom"].keys)
-                    if b.action["type"] == "leave"}
+            keys = {
+                (b.key, b.alt_key)
+                for b in play.action_buttons(game, seat, BY_SLUG["dungeon-of-doom"].keys)
+                if b.action["type"] == "leave"
+            }
             assert keys == {(None, None)}, seat
         assert statuses(table) == {"p1": "alive", "p2": "alive", "p3": "alive"}
 
@@ -286,13 +315,13 @@ class TestTurns:
         for seat, sio in in_room.items():
             messages = sio.get_received()  # read once: get_received() empties the queue
             assert messages, seat
-            assert all(m["name"] == "changed" and m["args"] == [{"version": m["args"][0]["version"]}]
-                       for m in messages), messages
+            assert all(
+                m["name"] == "changed" and m["args"] == [{"version": m["args"][0]["version"]}] for m in messages
+            ), messages
             assert max(m["args"][0]["version"] for m in messages) == revision, seat
         assert elsewhere.get_received() == []
 
     def test_timeouts_end_turns_and_three_in_a_row_remove_the_seat(self, table):
-        store = table.store
         for expected_turn in ["p1", "p2", "p3", "p1", "p2", "p3", "p1"]:
             assert table.turn_seat() == expected_turn
             presence.expire_turns(table.service, now=time.time() + 3600)
@@ -372,8 +401,9 @@ class TestPresence:
         def time_passes():
             # After the (re)start grace the loop grants: p1's turn is over and p2 is long gone.
             with store.engine.begin() as conn:
-                conn.execute(update(games_table).where(games_table.c.id == t.game_id)
-                             .values(turn_deadline=time.time() - 1))
+                conn.execute(
+                    update(games_table).where(games_table.c.id == t.game_id).values(turn_deadline=time.time() - 1)
+                )
             age_presence(store, t.game_id, presence.GRACE_SECONDS + 1, seat="p2")
 
         presence.start_background_jobs(app, OneTick(time_passes))
@@ -383,7 +413,6 @@ class TestPresence:
         assert state["turn"] == {"seat": "p3", "number": 3}
 
     def test_grace_expiry_drops_the_seat(self, table):
-        store = table.store
         sio = table.socket("p3")
         sio.disconnect()
         page = table.host.get(f"/g/{table.game_id}").get_data(as_text=True)
@@ -399,8 +428,9 @@ class TestPresence:
         # The server went down: everyone was last seen 50 s before it came back, and the turn is due soon.
         age_presence(store, table.game_id, 50)
         with store.engine.begin() as conn:
-            conn.execute(update(games_table).where(games_table.c.id == table.game_id)
-                         .values(turn_deadline=time.time() + 5))
+            conn.execute(
+                update(games_table).where(games_table.c.id == table.game_id).values(turn_deadline=time.time() + 5)
+            )
         store.after_restart(presence.GRACE_SECONDS)
         # 80 s after they were last seen and past the old deadline, but 30 s after the restart.
         presence.tick(table.service, now=time.time() + 30)
@@ -418,16 +448,20 @@ class TestChat:
     def test_chat_is_pushed_escaped_and_limited(self, app, table):
         listener = table.socket("p3")
         bob = table.clients["p2"]
-        response = bob.http.post(f"/g/{table.game_id}/chat", data={"csrf_token": bob.csrf, "text": "<script>x</script> hi"},
-                                 headers={"HX-Request": "true"})
+        response = bob.http.post(
+            f"/g/{table.game_id}/chat",
+            data={"csrf_token": bob.csrf, "text": "<script>x</script> hi"},
+            headers={"HX-Request": "true"},
+        )
         assert response.status_code == 204
         assert received(listener, "chat") == [{"name": "Bob", "seat": "p2", "text": "<script>x</script> hi"}]
         page = table.host.get(f"/g/{table.game_id}").get_data(as_text=True)
         assert "&lt;script&gt;x&lt;/script&gt; hi" in page and "<script>x</script>" not in page
         too_long = bob.http.post(f"/g/{table.game_id}/chat", data={"csrf_token": bob.csrf, "text": "x" * 201})
         assert too_long.status_code == 400
-        responses = [bob.http.post(f"/g/{table.game_id}/chat", data={"csrf_token": bob.csrf, "text": f"m{i}"})
-                     for i in range(6)]
+        responses = [
+            bob.http.post(f"/g/{table.game_id}/chat", data={"csrf_token": bob.csrf, "text": f"m{i}"}) for i in range(6)
+        ]
         refused = [r for r in responses if r.status_code == 429]
         assert refused
         assert "Slow down a little" in refused[0].get_data(as_text=True)  # our reason, not the generic one
@@ -507,7 +541,10 @@ def drawn_map(body):
         player = re.search(r'<g class="player[^"]*"><title>(.*?)</title>', group)
         tile = "wall" if 'fill="#6d5a45"' in group else ("exit" if 'class="glyph exit"' in group else "floor")
         cells[int(float(y)) // 10, int(float(x)) // 10] = {
-            "tile": tile, "item": item, "player": html.unescape(player.group(1)) if player else None}
+            "tile": tile,
+            "item": item,
+            "player": html.unescape(player.group(1)) if player else None,
+        }
     return cells
 
 
@@ -517,8 +554,11 @@ def known_cells(state, seat):
     known = {}
     for cell in view["memory"] + view["visible"]:  # a visible cell is never also remembered
         item = cell["item"]
-        known[tuple(cell["pos"])] = {"tile": cell["tile"], "item": (item["kind"], item["amount"]) if item else None,
-                                     "player": cell.get("player") is not None}
+        known[tuple(cell["pos"])] = {
+            "tile": cell["tile"],
+            "item": (item["kind"], item["amount"]) if item else None,
+            "player": cell.get("player") is not None,
+        }
     return known
 
 
@@ -585,8 +625,11 @@ def test_s19_seed_dice_and_start_positions_never_reach_a_client(app, seat_client
             bodies[seat].append(client.board().get_data(as_text=True))
 
     look_everywhere()
-    for seat, action in [("p1", {"type": "end_turn"}), ("p2", {"type": "move", "dir": "S"}),
-                         ("p2", {"type": "move", "dir": "N"})]:
+    for seat, action in [
+        ("p1", {"type": "end_turn"}),
+        ("p2", {"type": "move", "dir": "S"}),
+        ("p2", {"type": "move", "dir": "N"}),
+    ]:
         bodies[seat].append(t.act(seat, action).get_data(as_text=True))
         look_everywhere()
     assert [e["type"] for e in rules.view(t.state(), "p1")["events"]][-2:] == ["left_view", "came_into_view"]
@@ -618,10 +661,24 @@ def final_table(body):
 
 def test_the_end_shows_every_viewer_every_player_and_the_whole_map(app, seat_client):
     # Rule 7.3. Bob dies on a coin with a coin (a pile of 2); Ann escapes onto the exit with the sword.
-    t = Table(app, seat_client, players=2, map_choice="custom", form={"map_text": PILES},
-              test_options={"start_positions": {"p1": [1, 4], "p2": [1, 1]}})
-    for seat, action in [("p1", "pickup"), ("p1", "end_turn"), ("p2", "pickup"), ("p2", "move E"), ("p2", "leave"),
-                         ("p1", "move E"), ("p1", "pickup"), ("p1", "move E")]:
+    t = Table(
+        app,
+        seat_client,
+        players=2,
+        map_choice="custom",
+        form={"map_text": PILES},
+        test_options={"start_positions": {"p1": [1, 4], "p2": [1, 1]}},
+    )
+    for seat, action in [
+        ("p1", "pickup"),
+        ("p1", "end_turn"),
+        ("p2", "pickup"),
+        ("p2", "move E"),
+        ("p2", "leave"),
+        ("p1", "move E"),
+        ("p1", "pickup"),
+        ("p1", "move E"),
+    ]:
         kind, _, direction = action.partition(" ")
         assert t.act(seat, {"type": kind, **({"dir": direction} if direction else {})}).status_code == 200
     assert rules.result(t.state())["winners"] == ["p1"]
@@ -645,8 +702,17 @@ def fov_drawing(rows):
 
 
 NORMAL_FIELD = fov_drawing(["· + + + ·", "+ + + + +", "+ + @ + +", "+ + + + +", "· + + + ·"])
-LANTERN_FIELD = fov_drawing(["· · + + + · ·", "· + + + + + ·", "· + + + + + ·", "+ + + @ + + +",
-                             "· + + + + + ·", "· + + + + + ·", "· · + + + · ·"])
+LANTERN_FIELD = fov_drawing(
+    [
+        "· · + + + · ·",
+        "· + + + + + ·",
+        "· + + + + + ·",
+        "+ + + @ + + +",
+        "· + + + + + ·",
+        "· + + + + + ·",
+        "· · + + + · ·",
+    ]
+)
 
 
 def test_how_to_play_draws_the_rules_fields_and_states_the_rules(app):
@@ -663,7 +729,8 @@ def test_how_to_play_draws_the_rules_fields_and_states_the_rules(app):
     for fact in [
         "it uses all your remaining AP and ends your turn",  # a potion (5.3)
         "An attack uses all your remaining AP , so it ends your turn, hit or miss",  # 5.4, ruling 13
-        "It hits three times in four", "whatever anyone carries",  # 5.4, ruling 15
+        "It hits three times in four",
+        "whatever anyone carries",  # 5.4, ruling 15
         "a sword adds 1 , and armour takes 1 off the damage its wearer takes",  # 5.4
         "kit you pick up counts from your next turn on",  # ruling 16
         "A already means west, so the two-key attack uses F",
@@ -720,4 +787,4 @@ def test_spectators_arriving_together_wait_for_one_render(app, table, seat_clien
     for thread in threads:
         thread.join(10)
     assert renders == [None]  # one spectator render for four pages
-    assert len(set(bodies)) == 1 and 'data-version' in bodies[0]
+    assert len(set(bodies)) == 1 and "data-version" in bodies[0]

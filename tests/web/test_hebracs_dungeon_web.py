@@ -71,31 +71,58 @@ class TestCreate:
         player = seat_client()
         player.start(SLUG, jokers="on")
         options = store.load(player.game_id).options
-        assert options == {"decks": 2, "jokers": True, "rows": 3, "cols": 4, "max_life": 15,
-                           "inventory_limit": None, "strength_after_attack": False, "alignment": "good"}
+        assert options == {
+            "decks": 2,
+            "jokers": True,
+            "rows": 3,
+            "cols": 4,
+            "max_life": 15,
+            "inventory_limit": None,
+            "strength_after_attack": False,
+            "alignment": "good",
+        }
         page = body(player.get(f"/g/{player.game_id}"))
         assert page.count('<li class="chamber') == 12
         assert "Level 1: choose a corner chamber to enter." in page
 
     def test_every_option_reaches_the_engine(self, seat_client, store):
         player = seat_client()
-        player.start(SLUG, decks="3", rows="4", cols="5", max_life="20", inventory_limit="6",
-                     strength_after_attack="on", alignment="evil")
+        player.start(
+            SLUG,
+            decks="3",
+            rows="4",
+            cols="5",
+            max_life="20",
+            inventory_limit="6",
+            strength_after_attack="on",
+            alignment="evil",
+        )
         options = store.load(player.game_id).options
-        assert options == {"decks": 3, "jokers": False, "rows": 4, "cols": 5, "max_life": 20,
-                           "inventory_limit": 6, "strength_after_attack": True, "alignment": "evil"}
+        assert options == {
+            "decks": 3,
+            "jokers": False,
+            "rows": 4,
+            "cols": 5,
+            "max_life": 20,
+            "inventory_limit": 6,
+            "strength_after_attack": True,
+            "alignment": "evil",
+        }
         state = state_of(store, player)
         assert len(state["hand_deck"]) == 3 * 52 - 40
         page = body(player.get(f"/g/{player.game_id}"))
         assert page.count('<li class="chamber') == 20 and "chambers cols-5" in page
         assert "<strong>20</strong> / 20" in page and "0 treasures of 6 allowed" in page
 
-    @pytest.mark.parametrize("fields,words", [
-        ({"rows": "2", "cols": "5"}, "at least 12 chambers"),
-        ({"cols": "7"}, "Columns of chambers must be between 3 and 6"),
-        ({"inventory_limit": "2"}, "Inventory limit must be one of"),
-        ({"deck": "AS KH"}, "at least 24 cards"),
-    ])
+    @pytest.mark.parametrize(
+        "fields,words",
+        [
+            ({"rows": "2", "cols": "5"}, "at least 12 chambers"),
+            ({"cols": "7"}, "Columns of chambers must be between 3 and 6"),
+            ({"inventory_limit": "2"}, "Inventory limit must be one of"),
+            ({"deck": "AS KH"}, "at least 24 cards"),
+        ],
+    )
     def test_bad_options_are_a_readable_400(self, seat_client, store, fields, words):
         player = seat_client()
         player.get("/")
@@ -153,7 +180,9 @@ class TestStackedGame:
         assert "QS" in cards_on_page(page) and "QS" not in cards_on_page(watched)  # what she saw is hers alone
         ok(compose(player, "cast", a_spell="healing", j_potions="[]", **{"a_potions[]": ["10C"]}))
         assert state_of(store, player)["life"] == 13
-        page = ok(compose(player, "cast", a_spell="teleport", j_potions="[]", j_target="[2,3]", **{"a_potions[]": ["9C"]}))
+        page = ok(
+            compose(player, "cast", a_spell="teleport", j_potions="[]", j_target="[2,3]", **{"a_potions[]": ["9C"]})
+        )
         state = state_of(store, player)
         assert state["inventory"] == ["2H"] and state["position"] == [2, 3]
         assert "The black priestess (Q" in page and "steals 4" in page  # she took the life potion
@@ -169,8 +198,14 @@ class TestStackedGame:
         assert result["reason"] == "victory" and result["scores"]["p1"] == page_score(page)
         # A45 on this real game: 13.7's formula over its own figures (two levels, four aces).
         assert (result["aces"], result["level"]) == (4, 2)
-        assert result["scores"]["p1"] == (200 * 4 + 50 * (2 - 1) + 5 * result["chambers_cleared"]
-                                          + 1000 + 10 * result["life"] + max(0, 300 - 3 * result["turns"]))
+        assert result["scores"]["p1"] == (
+            200 * 4
+            + 50 * (2 - 1)
+            + 5 * result["chambers_cleared"]
+            + 1000
+            + 10 * result["life"]
+            + max(0, 300 - 3 * result["turns"])
+        )
 
     def test_spells_refused_with_readable_reasons(self, seat_client, store):
         player = start(seat_client)
@@ -194,13 +229,15 @@ class TestStackedGame:
         assert refused.status_code == 422 and "exactly 3" in body(refused)
         ok(compose(player, "destroy", j_targets="[[5,6],[2,2],[1,2]]"))
         state = state_of(store, player)
-        assert [state["grid"][r - 1][c - 1]["enemy"] for r, c in ((5, 6), (2, 2), (1, 2), (1, 3))] == [None, None, None, "2S"]
-
+        assert [state["grid"][r - 1][c - 1]["enemy"] for r, c in ((5, 6), (2, 2), (1, 2), (1, 3))] == [
+            None,
+            None,
+            None,
+            "2S",
+        ]
 
     def test_priestess_hebrac_adventurer_pause_and_overflow_panels(self, seat_client, store):
-        deck = ("5S 7H 3C JK JC 2H 2H 2H 2H 2H 2H 2H "
-                "AC QH JK AD JD 2S 2S 2S 2S 2S 2S 2S "
-                "4D 9S KD")
+        deck = "5S 7H 3C JK JC 2H 2H 2H 2H 2H 2H 2H AC QH JK AD JD 2S 2S 2S 2S 2S 2S 2S 4D 9S KD"
         player = start(seat_client, deck=deck, strength_after_attack="on", inventory_limit="3")
         ok(player.act(mv(1, 1)))
         page = ok(player.act(mv(1, 2)))
@@ -214,7 +251,9 @@ class TestStackedGame:
         assert "Hebrac&#39;s game for a card" in page and "the next card of the Hand Deck" in page
         ok(player.act({"type": "decline"}))
         page = ok(player.act(mv(2, 1)))
-        assert "A fellow adventurer in (2,1)" in page and has_button(page, "Propose a trade") and has_button(page, "Fight")
+        assert (
+            "A fellow adventurer in (2,1)" in page and has_button(page, "Propose a trade") and has_button(page, "Fight")
+        )
         ok(player.act({"type": "fight"}))
         page = ok(player.act({"type": "attack"}))
         assert "9 = <strong>9</strong> of 10:" in page and "you would lose 1 life." in page
@@ -228,10 +267,13 @@ class TestStackedGame:
         assert state_of(store, player)["inventory"] == ["5S", "3C", "JC"]
 
 
-@pytest.mark.parametrize("hand,ending,reason", [
-    ("AS AS", "You died in Hebrac&#39;s Dungeon.", "death"),
-    ("", "Stranded: the Hand Deck ran out of cards.", "stranded"),
-])
+@pytest.mark.parametrize(
+    "hand,ending,reason",
+    [
+        ("AS AS", "You died in Hebrac&#39;s Dungeon.", "death"),
+        ("", "Stranded: the Hand Deck ran out of cards.", "stranded"),
+    ],
+)
 def test_death_and_stranded_end_the_game(seat_client, store, hand, ending, reason):
     deck = " ".join(["2H"] * 12 + ["10S"] * 12) + (" " + hand if hand else "")
     player = start(seat_client, deck=deck, max_life="10")
@@ -296,14 +338,19 @@ class TestSpellBook:
 
     def test_one_spell_per_battle_is_visible(self, seat_client):
         player = start(seat_client, deck=DECK_A.replace("10H JS", "10H 9S", 1))
-        for action in (mv(1, 1), mv(1, 2), {"type": "attack"}, {"type": "drink", "card": "6S"}, {"type": "attack"},
-                       mv(1, 3)):
+        for action in (
+            mv(1, 1),
+            mv(1, 2),
+            {"type": "attack"},
+            {"type": "drink", "card": "6S"},
+            {"type": "attack"},
+            mv(1, 3),
+        ):
             ok(player.act(action))
         page = ok(compose(player, "cast", a_spell="super_strength", j_potions="[]", **{"a_potions[]": ["9C"]}))
         assert "Spell used: Super Strength (one per battle)" in page
         states = self.spell_states(page)
         assert states["healing"] == "only one spell per battle: Super Strength was already cast in this one"
-
 
     def test_a_paralysis_that_changes_nothing_says_why(self, seat_client, store):
         # (1,1) and (1,2) are empty chambers holding 4C and the Bracelet; (1,3) is a 3S mercenary:
@@ -316,7 +363,8 @@ class TestSpellBook:
         page = ok(player.act(mv(1, 3)))
         assert state_of(store, player)["inventory"] == ["4C", "AS"]
         assert self.spell_states(page)["paralysis"] == (
-            "even an ace would score 4 against life 3, so your next attack cannot fail: Paralysis would change nothing")
+            "even an ace would score 4 against life 3, so your next attack cannot fail: Paralysis would change nothing"
+        )
         refused = compose(player, "cast", a_spell="paralysis", j_potions="[]", **{"a_potions[]": ["4C"]})
         assert refused.status_code == 422 and "Paralysis would change nothing" in body(refused)
         ok(player.act({"type": "attack"}))
@@ -386,7 +434,9 @@ class TestHowToPlay:
 TOKEN = re.compile(r"[A-Za-z0-9_-]{20,}")  # game ids and CSRF tokens may contain "2C"
 CODE = re.compile(r"(?<![A-Za-z0-9])(10|[2-9AJQK])([SHDC])(?![A-Za-z0-9])")
 SYMBOL = re.compile(r"(?<![A-Za-z0-9])(10|[2-9AJQK])(?:<span[^>]*>)?([♠♥♦♣])")
-NAME = re.compile(r"(?<![\w–-])(ace|10|[2-9]|jack|queen|king) of (spades|hearts|diamonds|clubs)\b", re.I)  # not "2–10 of …"
+NAME = re.compile(
+    r"(?<![\w–-])(ace|10|[2-9]|jack|queen|king) of (spades|hearts|diamonds|clubs)\b", re.I
+)  # not "2–10 of …"
 SUIT_OF = {"♠": "S", "♥": "H", "♦": "D", "♣": "C", "spades": "S", "hearts": "H", "diamonds": "D", "clubs": "C"}
 RANK_OF = {"ace": "A", "jack": "J", "queen": "Q", "king": "K"}
 

@@ -38,8 +38,11 @@ def assert_card_absent(text: str, code: str) -> None:
     and the card pictures draw it) or its name in words ("10 of clubs", as screen readers say it)."""
     card = Card.parse(code)
     text = TOKEN.sub(" ", text)
-    for form, flags in ((re.escape(code), 0), (rf"{re.escape(card.rank)}(?:<[^>]*>)*{card.symbol}", 0),
-                        (re.escape(card.name), re.I)):
+    for form, flags in (
+        (re.escape(code), 0),
+        (rf"{re.escape(card.rank)}(?:<[^>]*>)*{card.symbol}", 0),
+        (re.escape(card.name), re.I),
+    ):
         assert not re.search(rf"(?<![A-Za-z0-9]){form}(?![A-Za-z0-9])", text, flags), f"{code} shown as {form}"
 
 
@@ -68,13 +71,15 @@ def finishing_choice(state, rng: random.Random) -> dict:
     if view["phase"] != "explore" or rng.random() < 0.1:
         return rng.choice(actions)
     here = tuple(view["position"])
-    goals = [tuple(cell) for room in view["rooms"] if room["status"] in ("unvisited", "suspended")
-             for cell in room["cells"]] or [tuple(view["exit"])]
+    goals = [
+        tuple(cell) for room in view["rooms"] if room["status"] in ("unvisited", "suspended") for cell in room["cells"]
+    ] or [tuple(view["exit"])]
     goal = min(goals, key=lambda cell: manhattan(here, cell))
     if goal == here:
         return {"type": "exit"}
-    return next({"type": "move", "dir": d} for d in DIRECTIONS
-                if manhattan(step(here, d), goal) < manhattan(here, goal))
+    return next(
+        {"type": "move", "dir": d} for d in DIRECTIONS if manhattan(step(here, d), goal) < manhattan(here, goal)
+    )
 
 
 @pytest.mark.parametrize("game_seed,size", [(1, 4), (2, 5), (3, 7), (4, 7)])
@@ -120,9 +125,13 @@ def test_s19_the_next_card_stays_hidden(app, seat_client, store, caplog):
     watcher.watch(player.game_id)
     sio = socketio.test_client(app, flask_test_client=watcher.http)
     sio.emit("watch", {"game": player.game_id, "version": 0}, callback=True)
-    bodies = [player.act({"type": "choose_stat_set", "set": "top"}),
-              player.act({"type": "assign_diamond_bonus", "card": "8D", "stat": "attack"}),
-              watcher.board(), player.get(f"/g/{player.game_id}"), watcher.get(f"/g/{player.game_id}")]
+    bodies = [
+        player.act({"type": "choose_stat_set", "set": "top"}),
+        player.act({"type": "assign_diamond_bonus", "card": "8D", "stat": "attack"}),
+        watcher.board(),
+        player.get(f"/g/{player.game_id}"),
+        watcher.get(f"/g/{player.game_id}"),
+    ]
     state = rules.load(store.load(player.game_id).snapshot)
     view = rules.view(state, "p1")
     assert view["draw_count"] == 51 and view["bottom_headers"] == S1_HEADERS

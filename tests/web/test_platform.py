@@ -9,8 +9,7 @@ import pytest
 
 import rules_engine
 from rules_engine.cards import standard_deck
-from webapp import create_app
-from webapp import play
+from webapp import create_app, play
 
 S1_HEAD = "5C 8D 3H 9S 7D KS JS QH 6S".split()
 S1_DECK = S1_HEAD + [c for c in standard_deck() if c not in S1_HEAD]
@@ -24,7 +23,13 @@ class TestLobby:
     def test_lists_all_five_games_with_play_buttons_only_where_playable(self, seat_client):
         player = seat_client()
         body = player.get("/").get_data(as_text=True)
-        for title in ["Shuffle and Doom!", "Clear the Dungeon", "Hebrac&#39;s Dungeon", "Dungeon Cards", "The Dungeon of Doom"]:
+        for title in [
+            "Shuffle and Doom!",
+            "Clear the Dungeon",
+            "Hebrac&#39;s Dungeon",
+            "Dungeon Cards",
+            "The Dungeon of Doom",
+        ]:
             assert title in body
         assert 'value="shuffle-and-doom"' in body
         assert body.count("Being built") + body.count('name="game"') == 5
@@ -47,7 +52,6 @@ class TestLobby:
         assert seat_client().get("/how-to-play/chess").status_code == 404
 
 
-
 class TestSecurityHeaders:
     """The whole header set on every kind of response; HSTS and Secure cookies behind HTTPS."""
 
@@ -60,8 +64,14 @@ class TestSecurityHeaders:
         "Permissions-Policy": "camera=(), microphone=(), geolocation=()",
     }
     CSP = {
-        "default-src": ["'self'"], "script-src": ["'self'"], "style-src": ["'self'"], "connect-src": ["'self'"],
-        "object-src": ["'none'"], "base-uri": ["'none'"], "form-action": ["'self'"], "frame-ancestors": ["'none'"],
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'none'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
     }
 
     def responses(self, player):
@@ -118,8 +128,9 @@ class TestSecurityHeaders:
             assert "includeSubDomains" in hsts
             session_cookie = self.cookies(home)["session"]
             csrf = re.search(r'name="csrf_token" value="([^"]+)"', home.get_data(as_text=True)).group(1)
-            created = client.post("/games", data={"game": "shuffle-and-doom", "csrf_token": csrf},
-                                  base_url="https://delve.example")
+            created = client.post(
+                "/games", data={"game": "shuffle-and-doom", "csrf_token": csrf}, base_url="https://delve.example"
+            )
             assert created.status_code == 303
             seat_cookie = self.cookies(created)["delve_seat"]
             for cookie in (session_cookie, seat_cookie):
@@ -173,9 +184,20 @@ class TestRequestIds:
         (line,) = self.access_lines(lines)
         assert line["request_id"] == incoming and line["path"] == "/healthz" and line["status"] == 200
 
-    @pytest.mark.parametrize("incoming", [
-        "A" * 65, "x" * 10_000, "two words", "id\tFAKE", 'id","level":"ERROR', "<script>", "ünïcode", "a;b", "",
-    ])
+    @pytest.mark.parametrize(
+        "incoming",
+        [
+            "A" * 65,
+            "x" * 10_000,
+            "two words",
+            "id\tFAKE",
+            'id","level":"ERROR',
+            "<script>",
+            "ünïcode",
+            "a;b",
+            "",
+        ],
+    )
     def test_a_malformed_or_huge_one_is_replaced(self, logged, incoming):
         client, lines = logged
         response = client.get("/healthz", headers={"X-Request-ID": incoming})
@@ -215,7 +237,9 @@ class TestCreate:
     def test_bad_size_is_a_readable_400(self, seat_client, size, store):
         player = seat_client()
         player.get("/")
-        response = player.http.post("/games", data={"game": "shuffle-and-doom", "csrf_token": player.csrf, "size": size})
+        response = player.http.post(
+            "/games", data={"game": "shuffle-and-doom", "csrf_token": player.csrf, "size": size}
+        )
         assert response.status_code == 400
         assert "Grid size" in response.get_data(as_text=True)
         assert store.count_games() == 0
@@ -255,8 +279,12 @@ class TestActing:
             {"type": "choose_stat_set", "set": "top"},
             {"type": "assign_diamond_bonus", "card": "8D", "stat": "attack"},
             {"type": "attack", "card": "6S"},
-            {"type": "move", "dir": "E"}, {"type": "move", "dir": "E"}, {"type": "move", "dir": "E"},
-            {"type": "move", "dir": "S"}, {"type": "move", "dir": "S"}, {"type": "move", "dir": "S"},
+            {"type": "move", "dir": "E"},
+            {"type": "move", "dir": "E"},
+            {"type": "move", "dir": "E"},
+            {"type": "move", "dir": "S"},
+            {"type": "move", "dir": "S"},
+            {"type": "move", "dir": "S"},
             {"type": "exit"},
         ]:
             response = player.act(action)
@@ -270,7 +298,7 @@ class TestActing:
     def test_fragment_response_is_the_board_and_the_announcer(self, seat_client):
         player = self.start_s1(seat_client)
         body = player.act({"type": "choose_stat_set", "set": "top"}).get_data(as_text=True)
-        assert body.lstrip().startswith("<section id=\"game\"")
+        assert body.lstrip().startswith('<section id="game"')
         assert 'id="announcer"' in body and 'hx-swap-oob="innerHTML"' in body
         assert "<html" not in body
 
@@ -391,9 +419,16 @@ class TestRestartAndReplay:
 
         restarted = create_app({"TESTING": True, "DATABASE_URL": db_url})
         client = restarted.test_client()
-        client.set_cookie("delve_seat", player.http.get_cookie("delve_seat", path=f"/g/{player.game_id}").value, path=f"/g/{player.game_id}")
+        client.set_cookie(
+            "delve_seat",
+            player.http.get_cookie("delve_seat", path=f"/g/{player.game_id}").value,
+            path=f"/g/{player.game_id}",
+        )
         after = client.get(f"/g/{player.game_id}").get_data(as_text=True)
-        strip = lambda html: re.sub(r'name="csrf_token" value="[^"]+"|"X-CSRF-Token": "[^"]+"', "", html)
+
+        def strip(html):
+            return re.sub(r'name="csrf_token" value="[^"]+"|"X-CSRF-Token": "[^"]+"', "", html)
+
         assert strip(after) == strip(before)
         assert "Attack 6" in after
 

@@ -53,8 +53,10 @@ def test_a_table_with_presence_on_postgres(app, seat_client):
     store = app.extensions["delve_store"]
     host = seat_client()
     host.get("/")
-    response = host.http.post("/games", data={"game": "dungeon-of-doom", "csrf_token": host.csrf, "name": "Ann",
-                                              "map_choice": "duelling-hall"})
+    response = host.http.post(
+        "/games",
+        data={"game": "dungeon-of-doom", "csrf_token": host.csrf, "name": "Ann", "map_choice": "duelling-hall"},
+    )
     game_id = response.headers["Location"].rsplit("/", 1)[-1]
     host.watch(game_id)
     friend = seat_client()

@@ -66,7 +66,7 @@ class TestFound:
 
     def test_the_template_gets_values_not_the_rules(self):
         page = (ROOT / "templates/clear_the_dungeon/game.html").read_text()
-        game_block = page[page.index("{% block game %}"):page.index("{% block announce %}")]
+        game_block = page[page.index("{% block game %}") : page.index("{% block announce %}")]
         assert "rules." not in game_block and "{% set" not in game_block
 
 
@@ -79,7 +79,7 @@ class TestPlayerAndSpectator:
             "tone": "",
             "lead": "Turn 1.",
             "detail": "Pick a card from your hand, then a monster that lights up. "
-                      "Cards still in your hand when you end the turn become hits.",
+            "Cards still in your hand when you end the turn become hits.",
         }
         assert out["final_result"] is None and out["peek"] is None
 
@@ -106,7 +106,9 @@ class TestDungeon:
         slots = shown(new_game(FRESH_A))["dungeon_slots"]
         assert [s["pos"] for s in slots] == list(cd.POSITIONS)
         assert [(s["pos"], s["key"]) for s in slots if s["state"] == "monster"] == [
-            ("r7c1", "a"), ("r7c2", "b"), ("r7c3", "c")
+            ("r7c1", "a"),
+            ("r7c2", "b"),
+            ("r7c3", "c"),
         ]
         assert all(s["key"] is None for s in slots if s["state"] != "monster")
         first = next(s for s in slots if s["pos"] == "r7c1")
@@ -233,7 +235,8 @@ class TestPeek:
         assert out["peek"]["card"] == "7H"
         assert out["peek"]["prompt"] == "Move it to the top to draw it next, or leave it at the bottom."
         assert [(c["button"].action["move_to_top"], c["cls"]) for c in out["peek"]["choices"]] == [
-            (True, "primary"), (False, "")
+            (True, "primary"),
+            (False, ""),
         ]
         assert out["status_line"]["lead"] == "Turn 11: your K♦ decision."
         assert (out["acting"], out["attacking"]) == (True, False)
@@ -271,15 +274,17 @@ class TestResult:
     def test_cleared_with_one_hit(self):
         state = edited(played(LINE_A_DECK, LINE_A), hit_row=["4S"])
         assert shown(state)["final_result"]["text"] == (
-            "Cleared in 12 turns with 1 hit: 12 monsters × 100, +1000 for the win, "
-            "+10 for each of the 4 hits to spare."
+            "Cleared in 12 turns with 1 hit: 12 monsters × 100, +1000 for the win, +10 for each of the 4 hits to spare."
         )
 
-    @pytest.mark.parametrize(("ending", "headline", "opening"), [
-        ("five_hits", "The fifth hit — the monsters win.", "Five hits after 2 turns."),
-        ("resigned", "The player gave up.", "Resigned on turn 1."),
-        ("out_of_power", "The power deck ran out.", "Out of power on turn 1."),
-    ])
+    @pytest.mark.parametrize(
+        ("ending", "headline", "opening"),
+        [
+            ("five_hits", "The fifth hit — the monsters win.", "Five hits after 2 turns."),
+            ("resigned", "The player gave up.", "Resigned on turn 1."),
+            ("out_of_power", "The power deck ran out.", "Out of power on turn 1."),
+        ],
+    )
     def test_lost(self, ending, headline, opening):
         state = new_game(FRESH_A)
         if ending == "five_hits":

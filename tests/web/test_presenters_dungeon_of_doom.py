@@ -35,8 +35,9 @@ def after(state: dict, *moves: tuple[str, dict]) -> dict:
 def scene(state: dict, seat: str | None, names: dict[str, str] = NAMES) -> Scene:
     actions = RULES.legal_actions(state, seat) if seat else []
     buttons = [ActionButton(action, RULES.action_label(state, action), None) for action in actions]
-    return Scene(rules=RULES, view=RULES.view(state, seat), seat=seat, buttons=buttons, result=RULES.result(state),
-                 names=names)
+    return Scene(
+        rules=RULES, view=RULES.view(state, seat), seat=seat, buttons=buttons, result=RULES.result(state), names=names
+    )
 
 
 def page(state: dict, seat: str | None, names: dict[str, str] = NAMES) -> dict:
@@ -47,8 +48,12 @@ def actions_of(buttons: list[ActionButton]) -> list[dict]:
     return [b.action for b in buttons]
 
 
-ADA_WINS = (("p1", {"type": "pickup"}), ("p1", {"type": "move", "dir": "E"}),
-            ("p1", {"type": "move", "dir": "E"}), ("p1", {"type": "move", "dir": "E"}))
+ADA_WINS = (
+    ("p1", {"type": "pickup"}),
+    ("p1", {"type": "move", "dir": "E"}),
+    ("p1", {"type": "move", "dir": "E"}),
+    ("p1", {"type": "move", "dir": "E"}),
+)
 """On the purse map: Ada takes her gold and walks onto the exit (rule 10.8: she escapes)."""
 
 
@@ -77,8 +82,9 @@ class TestWhoseTurn:
         assert not context["acting"] and not context["my_turn"]
         assert context["can_join"]
         assert context["field"] is None and context["adventurer"] is None
-        assert context["blind_note"] == ("Spectators see the dungeon when the game ends; "
-                                         "follow the table and the log meanwhile.")
+        assert context["blind_note"] == (
+            "Spectators see the dungeon when the game ends; follow the table and the log meanwhile."
+        )
 
     def test_a_seat_without_a_name_is_called_by_its_seat(self):
         assert page(ledge(), "p2", names={})["turn_name"] == "p1"
@@ -92,7 +98,9 @@ class TestActions:
         context = page(ledge(), "p1")
         assert context["move_pad"] is None  # a wall east, Bob west, the map's edge north and south
         assert [(act["button"].action, act["cls"]) for act in context["turn_actions"]] == [
-            ({"type": "attack", "dir": "W"}, "danger"), ({"type": "end_turn"}, "")]
+            ({"type": "attack", "dir": "W"}, "danger"),
+            ({"type": "end_turn"}, ""),
+        ]
         assert actions_of(context["leave_buttons"]) == [{"type": "leave"}]
 
     def test_the_pad_keeps_its_shape_and_the_other_actions_come_attack_first(self):
@@ -101,7 +109,10 @@ class TestActions:
         assert [(way["place"], way["arrow"]) for way in pad["ways"]] == [("e", "→")]
         assert pad["blocked"] == ["n", "s", "w"]  # Bob stands west: that way is an attack, not a move
         assert [(act["button"].action, act["cls"]) for act in context["turn_actions"]] == [
-            ({"type": "attack", "dir": "W"}, "danger"), ({"type": "pickup"}, "primary"), ({"type": "end_turn"}, "")]
+            ({"type": "attack", "dir": "W"}, "danger"),
+            ({"type": "pickup"}, "primary"),
+            ({"type": "end_turn"}, ""),
+        ]
 
     def test_between_turns_a_seat_can_only_leave(self):
         context = page(ledge(), "p2")
@@ -115,10 +126,20 @@ class TestWhatASeatSees:
         state = purse()
         context = page(state, "p1")
         view = RULES.view(state, "p1")
-        assert context["field"] == {"cells": view["visible"], "remembered": view["memory"],
-                                    "look": "\n".join(view["look"])}
-        assert context["adventurer"] == {"hp": 3, "gold": 0, "target_gold": 1, "ap": 6, "ap_next_turn": 6,
-                                         "kit": "none", "lantern": False}
+        assert context["field"] == {
+            "cells": view["visible"],
+            "remembered": view["memory"],
+            "look": "\n".join(view["look"]),
+        }
+        assert context["adventurer"] == {
+            "hp": 3,
+            "gold": 0,
+            "target_gold": 1,
+            "ap": 6,
+            "ap_next_turn": 6,
+            "kit": "none",
+            "lantern": False,
+        }
         assert context["final_cells"] is None
 
     def test_action_points_only_exist_on_your_turn(self):

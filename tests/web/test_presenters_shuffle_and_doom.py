@@ -64,15 +64,19 @@ class TestStatusLine:
     def test_the_player_is_told_what_the_phase_asks(self):
         context = page(dealt())
         assert context["status_line"] == {
-            "tone": "", "lead": "Your turn.", "detail": "Choose the set of cards that makes your adventurer."}
+            "tone": "",
+            "lead": "Your turn.",
+            "detail": "Choose the set of cards that makes your adventurer.",
+        }
         assert context["acting"]
 
     def test_a_spectator_watches_the_same_phase_and_cannot_act(self):
         context = page(dealt(CHOSE_TOP, GAVE_ATTACK), seat=None)
         assert context["status_line"] == {
-            "tone": "watching", "lead": "Watching live.",
-            "detail": "Only the player who started this game can act. "
-                      "Fight! Attack an enemy — the survivors hit back."}
+            "tone": "watching",
+            "lead": "Watching live.",
+            "detail": "Only the player who started this game can act. Fight! Attack an enemy — the survivors hit back.",
+        }
         assert not context["acting"]
 
     def test_the_end_shows_the_result_text(self):
@@ -89,7 +93,9 @@ class TestMakingTheAdventurer:
         assert [s["title"] for s in setup["sets"]] == ["Top set (columns)", "Side set (rows)"]
         assert [s["cards"] for s in setup["sets"]] == [DEAL[:4], DEAL[4:8]]
         assert [actions_of(s["buttons"]) for s in setup["sets"]] == [
-            [{"type": "choose_stat_set", "set": "top"}], [{"type": "choose_stat_set", "set": "side"}]]
+            [{"type": "choose_stat_set", "set": "top"}],
+            [{"type": "choose_stat_set", "set": "side"}],
+        ]
         assert setup["heart_bonus"] == 7  # a 4 × 4 map's bonus (setup step 6)
         assert setup["swap_positions"] == [] and setup["diamond_buttons"] == []
         assert not context["show_stats"]
@@ -100,7 +106,8 @@ class TestMakingTheAdventurer:
         assert [s["title"] for s in setup["sets"]] == ["Top set (columns) — chosen", "Side set (rows)"]
         assert actions_of(setup["diamond_buttons"]) == [
             {"type": "assign_diamond_bonus", "card": "8D", "stat": stat}
-            for stat in ("health", "attack", "intelligence")]
+            for stat in ("health", "attack", "intelligence")
+        ]
         assert context["show_stats"]
         assert context["room"] is None and context["hand"] == []
 
@@ -125,8 +132,9 @@ class TestMap:
         assert cells[3] == {"classes": "cell filled unvisited", "you": False}
         assert cells[15] == {"classes": "cell filled unvisited exit", "you": False}
         assert sum(cell["you"] for cell in cells) == 1
-        assert context["map_label"] == ("Map 4 by 4: 5 rooms, 1 emptied. You are at row 1, column 1. "
-                                        "The exit is at row 4, column 4.")
+        assert context["map_label"] == (
+            "Map 4 by 4: 5 rooms, 1 emptied. You are at row 1, column 1. The exit is at row 4, column 4."
+        )
 
     def test_before_entering_nobody_is_on_the_map(self):
         context = page(dealt())
@@ -139,8 +147,12 @@ class TestMap:
 
     def test_header_cards_show_rank_and_suit_on_maps_up_to_13(self):
         headers = page(dealt())["headers"]
-        assert headers["top"] == [{"colour": "black", "short": "5♣"}, {"colour": "red", "short": "8♦"},
-                                  {"colour": "red", "short": "3♥"}, {"colour": "black", "short": "9♠"}]
+        assert headers["top"] == [
+            {"colour": "black", "short": "5♣"},
+            {"colour": "red", "short": "8♦"},
+            {"colour": "red", "short": "3♥"},
+            {"colour": "black", "short": "9♠"},
+        ]
         assert [h["short"] for h in headers["side"]] == ["7♦", "K♠", "J♠", "Q♥"]
 
     def test_header_cards_of_a_larger_map_show_only_their_colour(self):
@@ -165,7 +177,8 @@ class TestRoom:
     def test_a_hurt_enemy_shows_strength_over_value(self):
         def hurt(view, _):
             return view["encounter"] and any(
-                c["role"] == "enemy" and c["strength"] != c["value"] for c in view["encounter"]["cards"])
+                c["role"] == "enemy" and c["strength"] != c["value"] for c in view["encounter"]["cards"]
+            )
 
         state = played_until(hurt, seed=1)
         enemies = {c["code"]: c for c in RULES.view(state, "p1")["encounter"]["cards"] if c["role"] == "enemy"}
@@ -210,7 +223,9 @@ class TestMoves:
     def test_a_corner_pad_keeps_its_blocked_ways_in_place(self):
         pad = page(dealt(CHOSE_TOP, GAVE_ATTACK, KILLED_6S))["move_pad"]
         assert [(way["place"], way["arrow"], way["button"].action["dir"]) for way in pad["ways"]] == [
-            ("e", "→", "E"), ("s", "↓", "S")]
+            ("e", "→", "E"),
+            ("s", "↓", "S"),
+        ]
         assert pad["blocked"] == ["n", "w"]
 
     def test_no_pad_in_a_fight_and_nothing_to_leave_by(self):

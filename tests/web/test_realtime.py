@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from webapp import socketio
 from rules_engine.cards import standard_deck
+from webapp import socketio
 
 DECK = "5C 8D 3H 9S 7D KS JS QH 6S".split()
 DECK = DECK + [c for c in standard_deck() if c not in DECK]

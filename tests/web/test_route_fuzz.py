@@ -56,15 +56,16 @@ from webapp.hall_of_fame import hall_of_fame
 from webapp.seats import COOKIE_NAME
 from webapp.store import actions as actions_table
 from webapp.store import chat as chat_table
+from webapp.store import games as games_table
+from webapp.store import seats as seats_table
 
 # Hypothesis flags any change of the global ``random`` state while a strategy draws, as a sign the
 # strategy uses ``random``. These strategies do not (the file passes alone), but in a whole run a
 # thread left by an earlier test may use the global ``random`` (a Socket.IO client's reconnection
 # back-off does), and Hypothesis would blame whichever draw it overlaps.
 pytestmark = pytest.mark.filterwarnings(
-    "ignore:Do not use the `random` module inside strategies:hypothesis.errors.HypothesisDeprecationWarning")
-from webapp.store import games as games_table
-from webapp.store import seats as seats_table
+    "ignore:Do not use the `random` module inside strategies:hypothesis.errors.HypothesisDeprecationWarning"
+)
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 CSRF_RE = re.compile(r'name="csrf_token" value="([^"]+)"')
@@ -165,8 +166,13 @@ def table(world: World, slug: str, form: dict, *, guests=("Bob",), classes=(), s
     return WorldGame(game_id, seated)
 
 
-DOD = {"map_choice": "custom", "map_text": HALL, "max_players": "3", "turn_seconds": "0",
-       "test_options": json.dumps({"start_positions": {"p1": [1, 1], "p2": [2, 2]}})}
+DOD = {
+    "map_choice": "custom",
+    "map_text": HALL,
+    "max_players": "3",
+    "turn_seconds": "0",
+    "test_options": json.dumps({"start_positions": {"p1": [1, 1], "p2": [2, 2]}}),
+}
 DC = {"turn_seconds": "0", "marker_placement": "random"}
 
 BUILDERS = {
@@ -195,8 +201,13 @@ class Tracebacks(logging.Handler):
 
 @pytest.fixture(scope="module")
 def world(tmp_path_factory):
-    app = create_app({"TESTING": True, "TEST_OPTIONS": True,
-                      "DATABASE_URL": f"sqlite:///{tmp_path_factory.mktemp('route_fuzz')}/delve.sqlite3"})
+    app = create_app(
+        {
+            "TESTING": True,
+            "TEST_OPTIONS": True,
+            "DATABASE_URL": f"sqlite:///{tmp_path_factory.mktemp('route_fuzz')}/delve.sqlite3",
+        }
+    )
     store = app.extensions["delve_store"]
     w = World(app=app, store=store, spectator=Browser(app), stranger=Browser(app))
     for name, build in BUILDERS.items():
@@ -210,8 +221,21 @@ def world(tmp_path_factory):
 
 # ---- what "no stored game changed" means -------------------------------------------------------
 
-GAME_COLUMNS = ["slug", "options", "seed", "players", "version", "status", "lobby", "snapshot", "result",
-                "turn_key", "turn_started_at", "turn_deadline", "finished_at"]
+GAME_COLUMNS = [
+    "slug",
+    "options",
+    "seed",
+    "players",
+    "version",
+    "status",
+    "lobby",
+    "snapshot",
+    "result",
+    "turn_key",
+    "turn_started_at",
+    "turn_deadline",
+    "finished_at",
+]
 # Not revision (presence and a no-op lobby save bump it), updated_at, nor the seats' presence.
 SEAT_COLUMNS = ["seat", "name", "token_hash", "joined_at", "gone"]
 
@@ -228,19 +252,30 @@ def fingerprint(store) -> dict[str, dict[str, str]]:
         for row in conn.execute(select(games_table.c.id, *[games_table.c[c] for c in GAME_COLUMNS])):
             for name, value in zip(GAME_COLUMNS, row[1:]):
                 add(row[0], name, value)
-        for row in conn.execute(select(seats_table.c.game_id, *[seats_table.c[c] for c in SEAT_COLUMNS])
-                                .order_by(seats_table.c.game_id, seats_table.c.seat)):
+        for row in conn.execute(
+            select(seats_table.c.game_id, *[seats_table.c[c] for c in SEAT_COLUMNS]).order_by(
+                seats_table.c.game_id, seats_table.c.seat
+            )
+        ):
             add(row[0], "seats", tuple(row[1:]))
-        for row in conn.execute(select(actions_table.c.game_id, actions_table.c.seq, actions_table.c.seat,
-                                       actions_table.c.action).order_by(actions_table.c.game_id, actions_table.c.seq)):
+        for row in conn.execute(
+            select(actions_table.c.game_id, actions_table.c.seq, actions_table.c.seat, actions_table.c.action).order_by(
+                actions_table.c.game_id, actions_table.c.seq
+            )
+        ):
             add(row[0], "actions", tuple(row[1:]))
-        for row in conn.execute(select(chat_table.c.game_id, chat_table.c.id, chat_table.c.seat, chat_table.c.name,
-                                       chat_table.c.text).order_by(chat_table.c.id)):
+        for row in conn.execute(
+            select(
+                chat_table.c.game_id, chat_table.c.id, chat_table.c.seat, chat_table.c.name, chat_table.c.text
+            ).order_by(chat_table.c.id)
+        ):
             add(row[0], "chat", tuple(row[1:]))
         for row in conn.execute(select(hall_of_fame).order_by(hall_of_fame.c.id)):
             add(row.game_id, "hall_of_fame", tuple(row))
-    return {game_id: {part: hashlib.sha1(repr(rows).encode()).hexdigest() for part, rows in by_part.items()}
-            for game_id, by_part in parts.items()}
+    return {
+        game_id: {part: hashlib.sha1(repr(rows).encode()).hexdigest() for part, rows in by_part.items()}
+        for game_id, by_part in parts.items()
+    }
 
 
 def changes(before: dict, after: dict, world: World) -> list[str]:
@@ -285,21 +320,50 @@ def heal(world: World, before: dict, after: dict) -> None:
 
 CONTROL = [chr(c) for c in range(32)] + ["\x7f", "\x85", "\u2028", "\u2029", "\u202e", "\u200b", "\ufeff", "\ufffe"]
 control_text = st.text(alphabet=st.sampled_from(CONTROL + list("aZ9 -<>&\"'")), max_size=60)
-numbers = st.integers().map(str) | st.integers(-(10**30), 10**30).map(str) | st.sampled_from(
-    ["-1", "-0", "0", "1.5", "1e309", "NaN", "inf", "0x10", " 3 ", "\u0663", "\u00b3", "1_000", "+5", "", "00012",
-     str(2**63), str(-2**63 - 1)])
+numbers = (
+    st.integers().map(str)
+    | st.integers(-(10**30), 10**30).map(str)
+    | st.sampled_from(
+        [
+            "-1",
+            "-0",
+            "0",
+            "1.5",
+            "1e309",
+            "NaN",
+            "inf",
+            "0x10",
+            " 3 ",
+            "\u0663",
+            "\u00b3",
+            "1_000",
+            "+5",
+            "",
+            "00012",
+            str(2**63),
+            str(-(2**63) - 1),
+        ]
+    )
+)
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=30),
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=10), inner, max_size=4),
     max_leaves=8,
 )
-deep_nesting = st.integers(1, 1100).flatmap(lambda n: st.sampled_from(
-    ["[" * n + "]" * n, '{"a":' * n + "1" + "}" * n, '{"type": "move", "dir": ' + "[" * n + "]" * n + "}"]))
+deep_nesting = st.integers(1, 1100).flatmap(
+    lambda n: st.sampled_from(
+        ["[" * n + "]" * n, '{"a":' * n + "1" + "}" * n, '{"type": "move", "dir": ' + "[" * n + "]" * n + "}"]
+    )
+)
 odd = st.one_of(st.text(max_size=60), control_text, numbers, json_values.map(json.dumps), deep_nesting, st.just(""))
 huge = st.one_of(
-    st.builds(lambda chunk, n: chunk * n, st.sampled_from(["x", "\u00e9", "\u202e", "\x00", "9", "[", "ab\r\n", "<b>"]),
-              st.integers(1000, 20000)),
-    st.sampled_from(["9" * 5000, "-" + "9" * 5000, "9" * 4301, "1" * 4300, "[" * 5000]))
+    st.builds(
+        lambda chunk, n: chunk * n,
+        st.sampled_from(["x", "\u00e9", "\u202e", "\x00", "9", "[", "ab\r\n", "<b>"]),
+        st.integers(1000, 20000),
+    ),
+    st.sampled_from(["9" * 5000, "-" + "9" * 5000, "9" * 4301, "1" * 4300, "[" * 5000]),
+)
 names = st.text(max_size=30) | control_text | st.sampled_from(["Ann", "p2", "Host", "<b>x</b>", "\u202eevil"])
 
 
@@ -317,26 +381,37 @@ class Field:
 # every game in webapp.catalog.GAMES, with the values its control posts.
 CARDS = [r + s for r in ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"] for s in "SHDC"] + ["JK"]
 decks = st.lists(st.sampled_from(CARDS), max_size=54).map(" ".join) | st.lists(
-    st.sampled_from(CARDS + ["ZZ", "1H", "11S", "jk", "5c,", ""]), max_size=60).map(" ".join)
+    st.sampled_from(CARDS + ["ZZ", "1H", "11S", "jk", "5c,", ""]), max_size=60
+).map(" ".join)
 
 
 def option_field(option) -> Field:
     if option.kind == "bool":
         return Field(sampled(["on", "true", "1", "yes", "off"]))
     if option.kind == "int":
-        return Field(st.integers(option.minimum, option.maximum).map(str)
-                     | st.integers(option.minimum - 3, option.maximum + 3).map(str))
+        return Field(
+            st.integers(option.minimum, option.maximum).map(str)
+            | st.integers(option.minimum - 3, option.maximum + 3).map(str)
+        )
     if option.kind == "choice":
         return Field(sampled([str(v) for v, _label in option.choices]))
     return Field(st.just("") | decks)
 
 
 map_rows = st.text(alphabet="#.EGHSALPB x\t", min_size=0, max_size=12)
-win_values = st.integers(0, 4).map(str) | st.integers(-3, 12).map(str) | sampled(
-    ["9" * 4301, "9" * 5000, "1" * 4300, "0" * 5000 + "1", "", "two", "\u0663", "0x2", " 2 "])
-generated_maps = st.builds(lambda bom, name, win, rows, sep: bom + sep.join([f"name {name}", f"win {win}", *rows]),
-                           sampled(["", "\ufeff"]), names, win_values, st.lists(map_rows, max_size=8),
-                           sampled(["\n", "\r\n", "\r"]))
+win_values = (
+    st.integers(0, 4).map(str)
+    | st.integers(-3, 12).map(str)
+    | sampled(["9" * 4301, "9" * 5000, "1" * 4300, "0" * 5000 + "1", "", "two", "\u0663", "0x2", " 2 "])
+)
+generated_maps = st.builds(
+    lambda bom, name, win, rows, sep: bom + sep.join([f"name {name}", f"win {win}", *rows]),
+    sampled(["", "\ufeff"]),
+    names,
+    win_values,
+    st.lists(map_rows, max_size=8),
+    sampled(["\n", "\r\n", "\r"]),
+)
 map_texts = st.just(HALL) | st.just(HALL.replace("Fuzz Hall", "\u202e\x00\x07Hall")) | generated_maps
 map_files = st.one_of(
     map_texts.map(lambda t: t.encode("utf-8", "surrogatepass")),
@@ -346,65 +421,164 @@ map_files = st.one_of(
     st.just(b""),
 )
 positions = st.lists(st.integers(-3, 40), max_size=3) | json_values
-test_options = st.fixed_dictionaries({}, optional={
-    "dice": st.lists(st.integers(-5, 30), max_size=8) | json_values,
-    "start_positions": st.dictionaries(sampled(["p1", "p2", "p9", ""]), positions, max_size=3) | json_values,
-    "deck": json_values}).map(json.dumps)
+test_options = st.fixed_dictionaries(
+    {},
+    optional={
+        "dice": st.lists(st.integers(-5, 30), max_size=8) | json_values,
+        "start_positions": st.dictionaries(sampled(["p1", "p2", "p9", ""]), positions, max_size=3) | json_values,
+        "deck": json_values,
+    },
+).map(json.dumps)
 
 GAME_OPTIONS = {e.slug: {o.name: option_field(o) for o in e.options} for e in GAMES}
-GAME_OPTIONS["dungeon-of-doom"].update({
-    "map_choice": Field(sampled(["duelling-hall", "sunken-vault", "lantern-gallery", "flooded-crypt", "hollow-undercroft",
-                                 "random-S", "random-M", "random-L", "custom", "custom", "custom"]),
-                        odd | sampled(["random-X", "random-", "CUSTOM"])),
-    "map_text": Field(map_texts),
-    "test_options": Field(test_options, odd | deep_nesting),
-})
-CREATE_FIELDS = {"game": Field(sampled([e.slug for e in GAMES]), odd | sampled(["nope", "DUNGEON-CARDS"])),
-                 "name": Field(names),
-                 **{name: spec for options in GAME_OPTIONS.values() for name, spec in options.items()}}
+GAME_OPTIONS["dungeon-of-doom"].update(
+    {
+        "map_choice": Field(
+            sampled(
+                [
+                    "duelling-hall",
+                    "sunken-vault",
+                    "lantern-gallery",
+                    "flooded-crypt",
+                    "hollow-undercroft",
+                    "random-S",
+                    "random-M",
+                    "random-L",
+                    "custom",
+                    "custom",
+                    "custom",
+                ]
+            ),
+            odd | sampled(["random-X", "random-", "CUSTOM"]),
+        ),
+        "map_text": Field(map_texts),
+        "test_options": Field(test_options, odd | deep_nesting),
+    }
+)
+CREATE_FIELDS = {
+    "game": Field(sampled([e.slug for e in GAMES]), odd | sampled(["nope", "DUNGEON-CARDS"])),
+    "name": Field(names),
+    **{name: spec for options in GAME_OPTIONS.values() for name, spec in options.items()},
+}
 
 # The game forms (templates/*/game.html, _cards.html, _hd.html): "action" (a button's JSON) or
 # "compose" with the a_* / j_* controls, and "version" and "log_seen".
-ACTION_TYPES = ["move", "attack", "pickup", "end_turn", "leave", "join", "timeout", "drop", "absent", "draw", "play",
-                "resign", "swap_headers", "choose_stat_set", "place_marker", "choose_start", "dash", "help", "offer",
-                "buy", "destroy", "cast", "flee", "fight", "exit", "", "MOVE", "__class__"]
-TEMPLATE_CONTROLS = sorted({m for path in TEMPLATES.rglob("*.html")
-                            for m in re.findall(r'name="([aj]_[^"]+)"', path.read_text(encoding="utf-8"))})
-COMPOSE_CONTROLS = sorted(set(TEMPLATE_CONTROLS) | {"a_dir", "a_card", "a_direction", "a_target", "j_square",
-                                                    "a_" + "z" * 50})
+ACTION_TYPES = [
+    "move",
+    "attack",
+    "pickup",
+    "end_turn",
+    "leave",
+    "join",
+    "timeout",
+    "drop",
+    "absent",
+    "draw",
+    "play",
+    "resign",
+    "swap_headers",
+    "choose_stat_set",
+    "place_marker",
+    "choose_start",
+    "dash",
+    "help",
+    "offer",
+    "buy",
+    "destroy",
+    "cast",
+    "flee",
+    "fight",
+    "exit",
+    "",
+    "MOVE",
+    "__class__",
+]
+TEMPLATE_CONTROLS = sorted(
+    {
+        m
+        for path in TEMPLATES.rglob("*.html")
+        for m in re.findall(r'name="([aj]_[^"]+)"', path.read_text(encoding="utf-8"))
+    }
+)
+COMPOSE_CONTROLS = sorted(
+    set(TEMPLATE_CONTROLS) | {"a_dir", "a_card", "a_direction", "a_target", "j_square", "a_" + "z" * 50}
+)
 LEGAL = ("legal",)  # resolved when the request is built: one of the seat's legal actions
 VERSION = {"current": ("version", "current"), "stale": ("version", "stale"), "future": ("version", "future")}
 action_dicts = st.fixed_dictionaries(
     {"type": sampled(ACTION_TYPES) | st.text(max_size=20) | json_values},
-    optional={"dir": sampled(["N", "E", "S", "W", "n", ""]) | json_values,
-              "card": sampled(CARDS[:6] + ["ZZ"]) | json_values,
-              "square": st.lists(st.integers(-2, 40), max_size=3) | json_values,
-              "kind": sampled(["exit", "pit", "gold"]) | json_values,
-              "x" * 60: st.text(max_size=1500)})
+    optional={
+        "dir": sampled(["N", "E", "S", "W", "n", ""]) | json_values,
+        "card": sampled(CARDS[:6] + ["ZZ"]) | json_values,
+        "square": st.lists(st.integers(-2, 40), max_size=3) | json_values,
+        "kind": sampled(["exit", "pit", "gold"]) | json_values,
+        "x" * 60: st.text(max_size=1500),
+    },
+)
 SCALARS = ["N", "E", "S", "W", "top", "side", "1", "2", "0", "-1", "exit", "pit"] + CARDS[:8]
 ACT_FIELDS = {
-    "action": Field(st.one_of(st.just(LEGAL), st.just(LEGAL), st.just(LEGAL), st.tuples(
-        st.just("tweak"), sampled(["dir", "card", "square", "kind", "type", "direction", "target"]) | st.text(max_size=8),
-        json_values)), odd | action_dicts.map(json.dumps)),
+    "action": Field(
+        st.one_of(
+            st.just(LEGAL),
+            st.just(LEGAL),
+            st.just(LEGAL),
+            st.tuples(
+                st.just("tweak"),
+                sampled(["dir", "card", "square", "kind", "type", "direction", "target"]) | st.text(max_size=8),
+                json_values,
+            ),
+        ),
+        odd | action_dicts.map(json.dumps),
+    ),
     "compose": Field(sampled(ACTION_TYPES)),
     "version": Field(st.sampled_from([VERSION["current"]] * 4 + [VERSION["stale"], VERSION["future"]]), odd),
     "log_seen": Field(st.integers(-2, 60).map(str)),
-    **{name: Field(st.lists(sampled(SCALARS), max_size=5) if name.endswith("[]") else
-                   (sampled(["[]", '["5C"]', "[1,2]", '"next_level"', "{}", "null"]) if name.startswith("j_")
-                    else sampled(SCALARS)))
-       for name in COMPOSE_CONTROLS},
+    **{
+        name: Field(
+            st.lists(sampled(SCALARS), max_size=5)
+            if name.endswith("[]")
+            else (
+                sampled(["[]", '["5C"]', "[1,2]", '"next_level"', "{}", "null"])
+                if name.startswith("j_")
+                else sampled(SCALARS)
+            )
+        )
+        for name in COMPOSE_CONTROLS
+    },
 }
 LOBBY_FIELDS = {"name": Field(names)}
 for _entry in GAMES:
     for _f in _entry.lobby_fields:
         LOBBY_FIELDS[_f.name] = Field(sampled([str(v) for v, _label in _f.choices] + [""]))
 PAGE_QUERY = {"log_seen": Field(st.integers(-2, 60).map(str)), "page": Field(sampled(["waiting", "game", ""]))}
-HALL_QUERY = {"sort": Field(sampled(["rank", "name", "class", "level", "lives", "speed", "turns", "board", "date"]),
-                            odd | sampled(["id", "set_deal", "created_at", "rank desc"])),
-              "dir": Field(sampled(["asc", "desc"]), odd | sampled(["ASC", "up"])),
-              "deals": Field(sampled(["all", ""]), odd | sampled(["none", "ALL"]))}
-EXTRA_NAMES = sampled(["seat", "game", "game_id", "snapshot", "version2", "csrf", "players", "status", "host", "next",
-                       "lobby", "__proto__", "", "a_", "j_", "x" * 300]) | st.text(max_size=20)
+HALL_QUERY = {
+    "sort": Field(
+        sampled(["rank", "name", "class", "level", "lives", "speed", "turns", "board", "date"]),
+        odd | sampled(["id", "set_deal", "created_at", "rank desc"]),
+    ),
+    "dir": Field(sampled(["asc", "desc"]), odd | sampled(["ASC", "up"])),
+    "deals": Field(sampled(["all", ""]), odd | sampled(["none", "ALL"])),
+}
+EXTRA_NAMES = sampled(
+    [
+        "seat",
+        "game",
+        "game_id",
+        "snapshot",
+        "version2",
+        "csrf",
+        "players",
+        "status",
+        "host",
+        "next",
+        "lobby",
+        "__proto__",
+        "",
+        "a_",
+        "j_",
+        "x" * 300,
+    ]
+) | st.text(max_size=20)
 
 
 @dataclass(frozen=True)
@@ -438,27 +612,77 @@ ROUTES: dict[str, Route] = {
     "/g/<game_id>/lobby": Route("POST", LOBBY_FIELDS, examples=150, near=WAITING),
     "/g/<game_id>/start": Route("POST", examples=90, near=WAITING),
     "/g/<game_id>/leave-table": Route("POST", examples=90, near=WAITING),
-    "/g/<game_id>/chat": Route("POST", {"text": Field(st.text(min_size=1, max_size=200) | control_text)}, examples=120,
-                               near=("dod_waiting", "dod_running", "dc_running", "dod_finished") * 2),
+    "/g/<game_id>/chat": Route(
+        "POST",
+        {"text": Field(st.text(min_size=1, max_size=200) | control_text)},
+        examples=120,
+        near=("dod_waiting", "dod_running", "dc_running", "dod_finished") * 2,
+    ),
     "/g/<game_id>/again": Route("POST", examples=90, near=FINISHED),
 }
 SLUGS = [e.slug for e in GAMES]
-GARBAGE_IDS = {"missing": "A" * 22, "long": "x" * 300, "edge64": "y" * 64, "dots": "..%2f..%2fetc", "nul": "%00",
-               "rlo": "%E2%80%AE", "quote": "1'%20OR%20'1'%3D'1", "space": "%20", "unicode": "%C3%A9t%C3%A9"}
+GARBAGE_IDS = {
+    "missing": "A" * 22,
+    "long": "x" * 300,
+    "edge64": "y" * 64,
+    "dots": "..%2f..%2fetc",
+    "nul": "%00",
+    "rlo": "%E2%80%AE",
+    "quote": "1'%20OR%20'1'%3D'1",
+    "space": "%20",
+    "unicode": "%C3%A9t%C3%A9",
+}
 GARBAGE_SLUGS = ["nope", "..", "%00", "x" * 300, "DUNGEON-CARDS", "%E2%80%AE", "hall-of-fame", "index"]
-CLIENTS = ["seated", "seated", "seated", "other_seat", "spectator", "spectator", "no_cookies", "forged_seat",
-           "garbage_seat"]
-CSRF_MODES = ["right", "right", "right", "right", "header", "missing", "wrong", "other_session", "huge",
-              "in_query", "wrong_header"]  # in_query: only in the URL; wrong_header: a wrong header beside a right field
+CLIENTS = [
+    "seated",
+    "seated",
+    "seated",
+    "other_seat",
+    "spectator",
+    "spectator",
+    "no_cookies",
+    "forged_seat",
+    "garbage_seat",
+]
+CSRF_MODES = [
+    "right",
+    "right",
+    "right",
+    "right",
+    "header",
+    "missing",
+    "wrong",
+    "other_session",
+    "huge",
+    "in_query",
+    "wrong_header",
+]  # in_query: only in the URL; wrong_header: a wrong header beside a right field
 ENCODINGS = ["form"] * 6 + ["multipart", "json", "raw"]
-RAW_TYPES = ["application/x-www-form-urlencoded", "multipart/form-data; boundary=zz", "multipart/form-data",
-             "text/plain", "application/x-www-form-urlencoded; charset=utf-16", "application/json"]
-raw_bodies = st.binary(max_size=300) | st.sampled_from([
-    b"version=%zz&action=%7B&csrf_token=%", b"a=1&&&=&==&%00=%00",
-    b"--zz\r\nContent-Disposition: form-data; name=\"x\"\r\n\r\n",
-    b"--zz\r\nContent-Disposition: form-data; name=\"map_file\"; filename=\"m\"\r\n\r\n" + b"#" * 500,
-    b"\xff\xfe\x00", b"{\"version\": 1}"]) | st.text(max_size=200).map(lambda t: t.encode("utf-8", "surrogatepass"))
-QUERY_NAMES = sampled(["log_seen", "page", "version", "csrf_token", "action", "game", "seat", "sort"]) | st.text(max_size=12)
+RAW_TYPES = [
+    "application/x-www-form-urlencoded",
+    "multipart/form-data; boundary=zz",
+    "multipart/form-data",
+    "text/plain",
+    "application/x-www-form-urlencoded; charset=utf-16",
+    "application/json",
+]
+raw_bodies = (
+    st.binary(max_size=300)
+    | st.sampled_from(
+        [
+            b"version=%zz&action=%7B&csrf_token=%",
+            b"a=1&&&=&==&%00=%00",
+            b'--zz\r\nContent-Disposition: form-data; name="x"\r\n\r\n',
+            b'--zz\r\nContent-Disposition: form-data; name="map_file"; filename="m"\r\n\r\n' + b"#" * 500,
+            b"\xff\xfe\x00",
+            b'{"version": 1}',
+        ]
+    )
+    | st.text(max_size=200).map(lambda t: t.encode("utf-8", "surrogatepass"))
+)
+QUERY_NAMES = sampled(["log_seen", "page", "version", "csrf_token", "action", "game", "seat", "sort"]) | st.text(
+    max_size=12
+)
 ODD_METHODS = ["GET", "POST", "PUT", "DELETE", "PATCH"]
 
 
@@ -468,12 +692,28 @@ def requests_to(draw, rule: str):
     off — it reaches the route's own code) or "any" (everything drawn: who, token, method, target)."""
     route = ROUTES[rule]
     near = draw(st.booleans())
-    req = {"rule": rule, "shape": "near" if near else "any", "method": route.method, "game": None, "slug": None,
-           "client": "seated", "seat_index": draw(st.integers(0, 3)), "csrf": "right", "htmx": draw(st.booleans()),
-           "pick": draw(st.integers(0, 40)), "fields": {}, "extra": {}, "files": {}, "query": {}, "encoding": "form",
-           "raw": None}
+    req = {
+        "rule": rule,
+        "shape": "near" if near else "any",
+        "method": route.method,
+        "game": None,
+        "slug": None,
+        "client": "seated",
+        "seat_index": draw(st.integers(0, 3)),
+        "csrf": "right",
+        "htmx": draw(st.booleans()),
+        "pick": draw(st.integers(0, 40)),
+        "fields": {},
+        "extra": {},
+        "files": {},
+        "query": {},
+        "encoding": "form",
+        "raw": None,
+    }
     if not near:
-        req["method"] = draw(st.sampled_from([route.method] * 30 + ODD_METHODS + ["HEAD"] * 2 * (route.method == "GET")))
+        req["method"] = draw(
+            st.sampled_from([route.method] * 30 + ODD_METHODS + ["HEAD"] * 2 * (route.method == "GET"))
+        )
         req["client"] = draw(st.sampled_from(CLIENTS))
         req["csrf"] = draw(st.sampled_from(CSRF_MODES))
         req["encoding"] = draw(st.sampled_from(ENCODINGS))
@@ -481,15 +721,23 @@ def requests_to(draw, rule: str):
             req["raw"] = (draw(raw_bodies), draw(st.sampled_from(RAW_TYPES)))
         req["query"] = draw(st.dictionaries(QUERY_NAMES, odd | st.integers(-2, 60).map(str), max_size=3))
     if GAME_ID in rule:
-        req["game"] = draw(st.sampled_from(WORLD_GAMES + list(route.near) + ["created"] if near
-                                           else WORLD_GAMES * 2 + ["created"] * 2 + list(GARBAGE_IDS)))
+        req["game"] = draw(
+            st.sampled_from(
+                WORLD_GAMES + list(route.near) + ["created"]
+                if near
+                else WORLD_GAMES * 2 + ["created"] * 2 + list(GARBAGE_IDS)
+            )
+        )
     if "<slug>" in rule:
         req["slug"] = draw(st.sampled_from(SLUGS if near else SLUGS + GARBAGE_SLUGS))
     fields = route.fields
     if rule == "/games":  # the chosen game's own fields; the others' only now and then
         game = draw(st.sampled_from(SLUGS))
-        fields = {"game": Field(st.just(game), CREATE_FIELDS["game"].odd), "name": CREATE_FIELDS["name"],
-                  **GAME_OPTIONS[game]}
+        fields = {
+            "game": Field(st.just(game), CREATE_FIELDS["game"].odd),
+            "name": CREATE_FIELDS["name"],
+            **GAME_OPTIONS[game],
+        }
         others = sorted(set(CREATE_FIELDS) - set(fields))
         for name in draw(st.lists(st.sampled_from(others), max_size=2, unique=True)):
             req["fields"][name] = draw(CREATE_FIELDS[name].odd | CREATE_FIELDS[name].valid)
@@ -503,15 +751,34 @@ def requests_to(draw, rule: str):
     if not near or draw(st.booleans()):
         req["extra"] = draw(st.dictionaries(EXTRA_NAMES, odd, max_size=3))
     if route.files and draw(st.integers(0, 3)) == 0:
-        req["files"]["map_file"] = (draw(map_files), draw(st.sampled_from(["map.txt", "", "../../etc/passwd", "m\x00.txt"])))
+        req["files"]["map_file"] = (
+            draw(map_files),
+            draw(st.sampled_from(["map.txt", "", "../../etc/passwd", "m\x00.txt"])),
+        )
     return req
 
 
 def known(rule: str, game: str | None = None, **changes) -> dict:
     """A well-formed request by the seated player with the right token (for the pinned examples)."""
-    return {"rule": rule, "shape": "pinned", "method": ROUTES[rule].method, "game": game, "slug": None,
-            "client": "seated", "seat_index": 0, "csrf": "right", "htmx": False, "pick": 0, "fields": {}, "extra": {},
-            "files": {}, "query": {}, "encoding": "form", "raw": None, **changes}
+    return {
+        "rule": rule,
+        "shape": "pinned",
+        "method": ROUTES[rule].method,
+        "game": game,
+        "slug": None,
+        "client": "seated",
+        "seat_index": 0,
+        "csrf": "right",
+        "htmx": False,
+        "pick": 0,
+        "fields": {},
+        "extra": {},
+        "files": {},
+        "query": {},
+        "encoding": "form",
+        "raw": None,
+        **changes,
+    }
 
 
 # ---- one request -------------------------------------------------------------------------------
@@ -573,8 +840,13 @@ def build(world: World, req: dict):
             fields.setdefault(name, value)
     headers = {"HX-Request": "true"} if req["htmx"] else {}
     mode = req["csrf"]
-    csrf = {"right": own_token, "wrong": own_token[::-1], "huge": "c" * 9000, "other_session": world.stranger.csrf,
-            "wrong_header": own_token}.get(mode)
+    csrf = {
+        "right": own_token,
+        "wrong": own_token[::-1],
+        "huge": "c" * 9000,
+        "other_session": world.stranger.csrf,
+        "wrong_header": own_token,
+    }.get(mode)
     if mode in ("header", "wrong_header"):
         headers["X-CSRF-Token"] = own_token if mode == "header" else own_token[::-1]
     query = dict(req["query"])
@@ -593,7 +865,7 @@ def build(world: World, req: dict):
             fields["csrf_token"] = csrf
         data = MultiDict()
         for name, value in fields.items():
-            for one in (value if isinstance(value, list) else [value]):
+            for one in value if isinstance(value, list) else [value]:
                 data.add(name, one)
         for name, (content, filename) in req["files"].items():
             data.add(name, (io.BytesIO(content), filename))
@@ -601,7 +873,9 @@ def build(world: World, req: dict):
         if encoding == "multipart":
             kwargs["content_type"] = "multipart/form-data"
     # Whether the request carries this session's token where the app reads it (form field or header).
-    session_token = browser is not None and (mode == "header" or (mode == "right" and encoding in ("form", "multipart")))
+    session_token = browser is not None and (
+        mode == "header" or (mode == "right" and encoding in ("form", "multipart"))
+    )
     return client, req["method"], path, kwargs, cookie, session_token
 
 
@@ -675,8 +949,12 @@ def check(world: World, req: dict) -> None:
 
 # ---- one property test per route ---------------------------------------------------------------
 
-HEALTH = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.large_base_example,
-          HealthCheck.function_scoped_fixture]
+HEALTH = [
+    HealthCheck.too_slow,
+    HealthCheck.data_too_large,
+    HealthCheck.large_base_example,
+    HealthCheck.function_scoped_fixture,
+]
 ROUTE_TESTS: dict[str, object] = {}
 
 
@@ -706,21 +984,33 @@ test_fuzz_index = fuzz("/")
 test_fuzz_healthz = fuzz("/healthz")
 test_fuzz_readyz = fuzz("/readyz")
 test_fuzz_how_to_play = fuzz("/how-to-play/<slug>", known("/how-to-play/<slug>", slug="dungeon-of-doom"))
-test_fuzz_hall_of_fame = fuzz("/hall-of-fame", known("/hall-of-fame", fields={"sort": "date", "dir": "asc", "deals": "all"}))
+test_fuzz_hall_of_fame = fuzz(
+    "/hall-of-fame", known("/hall-of-fame", fields={"sort": "date", "dir": "asc", "deals": "all"})
+)
 test_fuzz_create = fuzz(
     "/games",
     # Known (being fixed): a map whose win line has more than 4,300 digits: int() raises ValueError.
-    known("/games", fields={"game": "dungeon-of-doom", "map_choice": "custom"},
-          files={"map_file": (BIG_WIN.encode(), "big.txt")}),
+    known(
+        "/games",
+        fields={"game": "dungeon-of-doom", "map_choice": "custom"},
+        files={"map_file": (BIG_WIN.encode(), "big.txt")},
+    ),
     known("/games", fields={"game": "dungeon-of-doom", "map_choice": "custom", "map_text": BIG_WIN}),
 )
 test_fuzz_page = fuzz("/g/<game_id>", known("/g/<game_id>", "dod_running"))
-test_fuzz_board = fuzz("/g/<game_id>/board", known("/g/<game_id>/board", "dod_waiting", htmx=True,
-                                                   fields={"page": "waiting", "log_seen": "9" * 5000}))
-test_fuzz_act = fuzz("/g/<game_id>/act",
-                     known("/g/<game_id>/act", "dod_running", fields={"action": LEGAL, "version": VERSION["current"]}),
-                     known("/g/<game_id>/act", "solo_running", fields={"compose": "swap_headers", "a_set": "top",
-                                                                       "a_i": "9" * 5000, "version": VERSION["current"]}))
+test_fuzz_board = fuzz(
+    "/g/<game_id>/board",
+    known("/g/<game_id>/board", "dod_waiting", htmx=True, fields={"page": "waiting", "log_seen": "9" * 5000}),
+)
+test_fuzz_act = fuzz(
+    "/g/<game_id>/act",
+    known("/g/<game_id>/act", "dod_running", fields={"action": LEGAL, "version": VERSION["current"]}),
+    known(
+        "/g/<game_id>/act",
+        "solo_running",
+        fields={"compose": "swap_headers", "a_set": "top", "a_i": "9" * 5000, "version": VERSION["current"]},
+    ),
+)
 test_fuzz_rematch = fuzz(
     "/g/<game_id>/rematch",
     # Known (being fixed): a waiting table has no state yet; rematch reads its result and crashes.
@@ -728,8 +1018,10 @@ test_fuzz_rematch = fuzz(
     known("/g/<game_id>/rematch", "dc_waiting"),
 )
 test_fuzz_new = fuzz("/g/<game_id>/new", known("/g/<game_id>/new", "solo_finished"))
-test_fuzz_join = fuzz("/g/<game_id>/join", known("/g/<game_id>/join", "dod_waiting", client="spectator",
-                                                 fields={"name": "\u202eevil\x00" + "9" * 5000}))
+test_fuzz_join = fuzz(
+    "/g/<game_id>/join",
+    known("/g/<game_id>/join", "dod_waiting", client="spectator", fields={"name": "\u202eevil\x00" + "9" * 5000}),
+)
 test_fuzz_lobby = fuzz(
     "/g/<game_id>/lobby",
     known("/g/<game_id>/lobby", "dc_waiting", fields={"classes": "mage"}),
@@ -740,7 +1032,9 @@ test_fuzz_lobby = fuzz(
 )
 test_fuzz_start = fuzz("/g/<game_id>/start", known("/g/<game_id>/start", "dc_waiting", seat_index=1))
 test_fuzz_leave_table = fuzz("/g/<game_id>/leave-table", known("/g/<game_id>/leave-table", "dod_running"))
-test_fuzz_chat = fuzz("/g/<game_id>/chat", known("/g/<game_id>/chat", "dod_finished", fields={"text": "\x00\u202e" * 300}))
+test_fuzz_chat = fuzz(
+    "/g/<game_id>/chat", known("/g/<game_id>/chat", "dod_finished", fields={"text": "\x00\u202e" * 300})
+)
 test_fuzz_again = fuzz("/g/<game_id>/again", known("/g/<game_id>/again", "dod_running"))
 
 
@@ -752,8 +1046,10 @@ def test_every_route_of_the_app_is_fuzzed(world):
             continue
         served.setdefault(rule.rule, set()).update(rule.methods - {"HEAD", "OPTIONS"})
     unknown = sorted(set(served) - set(ROUTES))
-    assert not unknown, (f"routes not fuzzed by {__name__}: {unknown}. Add each to ROUTES with the form fields and "
-                         f"query arguments its pages send, and a fuzz(...) test.")
+    assert not unknown, (
+        f"routes not fuzzed by {__name__}: {unknown}. Add each to ROUTES with the form fields and "
+        f"query arguments its pages send, and a fuzz(...) test."
+    )
     gone = sorted(set(ROUTES) - set(served))
     assert not gone, f"ROUTES lists routes the app no longer serves: {gone}"
     methods = {rule: sorted(m) for rule, m in served.items() if m != {ROUTES[rule].method}}

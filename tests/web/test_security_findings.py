@@ -12,7 +12,8 @@ import threading
 import pytest
 
 from tests.web.test_dungeon_cards_web import Table as CardsTable
-from tests.web.test_dungeon_of_doom_web import HALL, Table as DoomTable
+from tests.web.test_dungeon_of_doom_web import HALL
+from tests.web.test_dungeon_of_doom_web import Table as DoomTable
 from webapp import games, hall_of_fame, play
 
 SECRET_MAP = "name Secret Vault\nwin 1\n#########\n#G.....E#\n#.......#\n#########\n"
@@ -23,8 +24,9 @@ def fingerprint(store) -> list:
     """Everything a player could tell apart in every stored game."""
     out = []
     with store.engine.connect() as conn:
-        for row in conn.exec_driver_sql("SELECT id, version, status, options, lobby, players, snapshot FROM games "
-                                        "ORDER BY id"):
+        for row in conn.exec_driver_sql(
+            "SELECT id, version, status, options, lobby, players, snapshot FROM games ORDER BY id"
+        ):
             out.append(tuple(row))
         out.append(tuple(conn.exec_driver_sql("SELECT game_id, seat, name FROM seats ORDER BY game_id, seat")))
     return out
@@ -108,8 +110,13 @@ class TestOnlyAFreshSecretDealRanks:
         # The table opens with a shuffled deck; the host starts before choosing a class, so the
         # engine's own lobby takes update_options, and stacks the deck there.
         t = CardsTable(app, seat_client, (None,), markers=None)
-        t.act("p1", {"type": "update_options", "options": {
-            "deck": ESCAPE.split(), "shuffles": "stacked", "marker_placement": "manual"}})
+        t.act(
+            "p1",
+            {
+                "type": "update_options",
+                "options": {"deck": ESCAPE.split(), "shuffles": "stacked", "marker_placement": "manual"},
+            },
+        )
         t.act("p1", {"type": "choose_class", "class": "swordsman"})
         t.act("p1", {"type": "start_game"})
         t.act("p1", {"type": "place_marker", "kind": "exit", "square": [5, 8]})
@@ -135,12 +142,28 @@ class TestOnlyAFreshSecretDealRanks:
     def test_an_escape_on_a_replayed_seed_is_a_set_deal(self, app, seat_client, store):
         t = CardsTable(app, seat_client, ("swordsman",), markers=None)
         game = play.load_game(store, t.game_id)
-        escape = dict(game.state, hall_of_fame=[{
-            "player": "p1", "class": "swordsman", "level": 1, "lives": 10, "max_lives": 10, "speed": 0,
-            "turns_taken": 1, "outcome": "escaped", "turn_mode": "single_draw", "board_size": "10x10"}])
-        replayed = play.LoadedGame(game.record.__class__(**{**game.record.__dict__,
-                                                            "lobby": {"same_deal_as": "earlier"}}),
-                                   game.rules, game.state)
+        escape = dict(
+            game.state,
+            hall_of_fame=[
+                {
+                    "player": "p1",
+                    "class": "swordsman",
+                    "level": 1,
+                    "lives": 10,
+                    "max_lives": 10,
+                    "speed": 0,
+                    "turns_taken": 1,
+                    "outcome": "escaped",
+                    "turn_mode": "single_draw",
+                    "board_size": "10x10",
+                }
+            ],
+        )
+        replayed = play.LoadedGame(
+            game.record.__class__(**{**game.record.__dict__, "lobby": {"same_deal_as": "earlier"}}),
+            game.rules,
+            game.state,
+        )
         with store.engine.begin() as conn:
             hall_of_fame.record_escapes(conn, replayed, "p1", {}, escape, 0.0)
         assert hall_of_fame.entries(store) == []
@@ -171,7 +194,9 @@ class TestNoScoutingByRejoining:
     def test_one_address_takes_at_most_two_seats_in_a_running_game(self, app, seat_client, store):
         t = DoomTable(app, seat_client, players=2, map_choice="random-M", max_players=4)
         for index in range(2):
-            assert join_and_leave(t, newcomer(seat_client, t.game_id, "203.0.113.7"), f"Scout {index}").status_code == 303
+            assert (
+                join_and_leave(t, newcomer(seat_client, t.game_id, "203.0.113.7"), f"Scout {index}").status_code == 303
+            )
         before = fingerprint(store)
         third = post(newcomer(seat_client, t.game_id, "203.0.113.7"), f"/g/{t.game_id}/join", name="Scout 3")
         assert third.status_code == 409
@@ -194,8 +219,10 @@ class TestNoScoutingByRejoining:
 
 
 class TestSpectatorCache:
-    @pytest.mark.parametrize("query", ["log_seen=abc", "log_seen=-1", "log_seen=" + "9" * 40, "log_seen=1.5",
-                                       "log_seen=%EF%BC%91", "page=nope"])
+    @pytest.mark.parametrize(
+        "query",
+        ["log_seen=abc", "log_seen=-1", "log_seen=" + "9" * 40, "log_seen=1.5", "log_seen=%EF%BC%91", "page=nope"],
+    )
     def test_made_up_query_values_are_refused_before_any_cache(self, app, seat_client, query):
         t = DoomTable(app, seat_client, players=2)
         watcher = spectator(seat_client, t.game_id)
@@ -228,8 +255,14 @@ def test_uploaded_maps_are_bounded_so_the_end_page_stays_light(seat_client, stor
 
     def upload(width, height):
         grid = ["E" + "G" + "." * (width - 2)] + ["." * width] * (height - 1)
-        return post(host, "/games", game="dungeon-of-doom", name="Ann", map_choice="custom",
-                    map_text="name Wide\nwin 1\n" + "\n".join(grid))
+        return post(
+            host,
+            "/games",
+            game="dungeon-of-doom",
+            name="Ann",
+            map_choice="custom",
+            map_text="name Wide\nwin 1\n" + "\n".join(grid),
+        )
 
     refused = upload(100, 100)
     assert refused.status_code == 400
@@ -276,8 +309,14 @@ class TestNoServerErrors:
     def test_a_map_asking_for_more_gold_than_python_converts_is_a_400_with_the_line(self, seat_client, store):
         host = seat_client()
         host.get("/")
-        response = post(host, "/games", game="dungeon-of-doom", name="Ann", map_choice="custom",
-                        map_text="name Greedy\nwin " + "9" * 5000 + "\n#E.G#\n")
+        response = post(
+            host,
+            "/games",
+            game="dungeon-of-doom",
+            name="Ann",
+            map_choice="custom",
+            map_text="name Greedy\nwin " + "9" * 5000 + "\n#E.G#\n",
+        )
         assert response.status_code == 400
         assert "line 2" in html.unescape(response.get_data(as_text=True))
         assert store.count_games() == 0
@@ -388,3 +427,20 @@ def test_solo_games_have_no_chat_and_no_table_to_play_again(seat_client, store):
     assert post(player, f"/g/{game_id}/chat", text="hello").status_code == 409
     assert post(player, f"/g/{game_id}/again").status_code == 409
     assert fingerprint(store) == before and store.chat(game_id) == []
+
+
+def test_action_buttons_escape_their_labels_and_keep_attributes_apart(app):
+    """Labels carry players' names (a seat id becomes its player's name): never raw HTML."""
+    from webapp.play import ActionButton
+
+    hostile = ActionButton({"type": "attack", "dir": "N"}, 'Attack "><script>alert(1)</script>', "1", "q")
+    with app.test_request_context():
+        template = app.jinja_env.from_string(
+            '{% from "_cards.html" import action_button %}{{ action_button(b, "primary", "Attack") }}'
+        )
+        html_out = template.render(b=hostile)
+    assert "<script>" not in html_out and "&lt;script&gt;" in html_out
+    assert (
+        'class="primary" aria-label=' in html_out
+        and '" data-key="1" aria-keyshortcuts="1" data-alt-key="q"' in html_out
+    )

@@ -34,9 +34,17 @@ def open_table(app, seat_client, host, *, start=True):
     """A running Dungeon of Doom table without a turn limit (host p1, a friend p2): the kind of
     game that waits on a seat for as long as it shows connected."""
     host.get("/")
-    response = host.http.post("/games", data={
-        "game": "dungeon-of-doom", "csrf_token": host.csrf, "name": "Ann", "map_choice": "duelling-hall",
-        "max_players": "4", "turn_seconds": "0"})
+    response = host.http.post(
+        "/games",
+        data={
+            "game": "dungeon-of-doom",
+            "csrf_token": host.csrf,
+            "name": "Ann",
+            "map_choice": "duelling-hall",
+            "max_players": "4",
+            "turn_seconds": "0",
+        },
+    )
     assert response.status_code == 303, response.get_data(as_text=True)
     game_id = response.headers["Location"].rsplit("/", 1)[-1]
     friend = seat_client()
@@ -118,8 +126,9 @@ class TestOneSocketManySeats:
         second.disconnect()
         assert connected(store, game_a) is False
 
-    def test_a_socket_closing_while_its_watch_is_written_does_not_stay_connected(self, app, store, two_tables,
-                                                                                   monkeypatch):
+    def test_a_socket_closing_while_its_watch_is_written_does_not_stay_connected(
+        self, app, store, two_tables, monkeypatch
+    ):
         # Event handlers run on their own threads: the page may close while its watch is writing
         # "connected", and the close's release may land first. Played here in that order.
         host, (game_a, _game_b) = two_tables

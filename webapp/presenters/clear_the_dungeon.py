@@ -60,8 +60,11 @@ def present(scene: Scene) -> dict:
         "end_turn_fatal": attacking and fatal,
         "max_hits": rules.MAX_HITS,
         "hits_danger": view["hits_left"] <= 1,
-        "hits_warning": (f"{view['hits']} hits: one more loses the game."
-                         if view["status"] == "playing" and view["hits_left"] == 1 else None),
+        "hits_warning": (
+            f"{view['hits']} hits: one more loses the game."
+            if view["status"] == "playing" and view["hits_left"] == 1
+            else None
+        ),
         "hit_slots": hit_slots(rules, view["hit_row"]),
         "deck_label": f"Power deck: {_count(view['deck_count'], 'card')}, face down",
         "items": items(view, by_type, attacking),
@@ -77,14 +80,23 @@ def status_line(scene: Scene) -> dict:
     if scene.result:
         return {"tone": "over", "lead": "Game over.", "detail": RESULT_HEADLINES[scene.result["reason"]]}
     if scene.seat and view["pending"]:
-        return {"tone": "", "lead": f"Turn {view['turn']}: your K♦ decision.",
-                "detail": "Move the bottom card to the top, or leave it where it is."}
+        return {
+            "tone": "",
+            "lead": f"Turn {view['turn']}: your K♦ decision.",
+            "detail": "Move the bottom card to the top, or leave it where it is.",
+        }
     if scene.seat:
-        return {"tone": "", "lead": f"Turn {view['turn']}.",
-                "detail": "Pick a card from your hand, then a monster that lights up. "
-                          "Cards still in your hand when you end the turn become hits."}
-    return {"tone": "watching", "lead": "Watching live.",
-            "detail": f"Only the player who started this game can act. Turn {view['turn']}."}
+        return {
+            "tone": "",
+            "lead": f"Turn {view['turn']}.",
+            "detail": "Pick a card from your hand, then a monster that lights up. "
+            "Cards still in your hand when you end the turn become hits.",
+        }
+    return {
+        "tone": "watching",
+        "lead": "Watching live.",
+        "detail": f"Only the player who started this game can act. Turn {view['turn']}.",
+    }
 
 
 def final_result(rules: Rules, result: dict | None) -> dict | None:
@@ -93,9 +105,11 @@ def final_result(rules: Rules, result: dict | None) -> dict | None:
         return None
     turns, hits, defeated = result["turns"], result["hits"], result["defeated"]
     if result["reason"] == "cleared":
-        text = (f"Cleared in {turns} turns with {_count(hits, 'hit')}: {rules.MONSTERS} monsters × "
-                f"{rules.DEFEAT_POINTS}, +{rules.WIN_BONUS} for the win, +{rules.SPARE_HIT_POINTS} for each of the "
-                f"{rules.MAX_HITS - hits} hits to spare.")
+        text = (
+            f"Cleared in {turns} turns with {_count(hits, 'hit')}: {rules.MONSTERS} monsters × "
+            f"{rules.DEFEAT_POINTS}, +{rules.WIN_BONUS} for the win, +{rules.SPARE_HIT_POINTS} for each of the "
+            f"{rules.MAX_HITS - hits} hits to spare."
+        )
     else:
         ending = {
             "five_hits": f"Five hits after {turns} turns.",
@@ -113,12 +127,19 @@ def peek(view: dict, by_type: dict[str, list[ActionButton]], acting: bool) -> di
     if not pending:
         return None
     if not acting:
-        return {"card": pending["card"], "choices": [],
-                "prompt": "The player is choosing whether this card goes to the top of the power deck."}
-    choices = [{"button": b, "cls": "primary" if b.action["move_to_top"] else ""}
-               for b in by_type.get("peek_decision", [])]
-    return {"card": pending["card"], "choices": choices,
-            "prompt": "Move it to the top to draw it next, or leave it at the bottom."}
+        return {
+            "card": pending["card"],
+            "choices": [],
+            "prompt": "The player is choosing whether this card goes to the top of the power deck.",
+        }
+    choices = [
+        {"button": b, "cls": "primary" if b.action["move_to_top"] else ""} for b in by_type.get("peek_decision", [])
+    ]
+    return {
+        "card": pending["card"],
+        "choices": choices,
+        "prompt": "Move it to the top to draw it next, or leave it at the bottom.",
+    }
 
 
 def dungeon(view: dict, acting: bool) -> list[dict]:
@@ -142,8 +163,12 @@ def hand(rules: Rules, codes: list[str]) -> list[dict]:
     """The hand in order of arrival: ``code``, ``index`` (from 1), ``key`` (a digit, for the first
     nine) and ``label`` (its name and worth, read out on the card's button)."""
     return [
-        {"code": code, "index": index, "key": str(index) if index <= HAND_KEYS else None,
-         "label": f"{Card.parse(code).name.capitalize()}, worth {rules.power_value(code)}"}
+        {
+            "code": code,
+            "index": index,
+            "key": str(index) if index <= HAND_KEYS else None,
+            "label": f"{Card.parse(code).name.capitalize()}, worth {rules.power_value(code)}",
+        }
         for index, code in enumerate(codes, 1)
     ]
 

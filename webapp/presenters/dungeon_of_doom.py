@@ -40,12 +40,15 @@ def present(scene: Scene) -> dict:
         "current_seat": turn["seat"] if turn else None,
         "statuses": statuses(view["players"], result),
         "result_title": "You won!" if result and seat in result["winners"] else "Game over",
-        "final_rows": final_rows(view["final"], result, seat, names) if view["final"] else [],
+        "final_rows": final_rows(view["final"], result, seat, names) if view["final"] and result else [],
         "map_title": map_title(view["map"]),
         "final_cells": final_cells(view["final"]) if view["final"] else None,
         "field": field(view) if alive else None,
-        "blind_note": ("You can no longer see the dungeon." if seat
-                       else "Spectators see the dungeon when the game ends; follow the table and the log meanwhile."),
+        "blind_note": (
+            "You can no longer see the dungeon."
+            if seat
+            else "Spectators see the dungeon when the game ends; follow the table and the log meanwhile."
+        ),
         "adventurer": adventurer(me, view["map"]["target_gold"]) if alive else None,
         "move_pad": move_pad(by_type.get("move", [])),
         "turn_actions": [{"button": b, "cls": cls} for kind, cls in TURN_ACTIONS for b in by_type.get(kind, [])],
@@ -94,14 +97,16 @@ def final_rows(final: dict, result: dict, seat: str | None, names: dict[str, str
             fate = "still inside"
         else:
             fate = FINAL_OUTCOMES.get(p["cause"], "dead")
-        rows.append({
-            "who": names.get(p["seat"], p["seat"]) + (" (you)" if p["seat"] == seat else ""),
-            "winner": won,
-            "outcome": fate,
-            "hp": p["hp"],
-            "gold": p["gold"],
-            "kit": ", ".join(p["kit"]) if p["kit"] else "none",
-        })
+        rows.append(
+            {
+                "who": names.get(p["seat"], p["seat"]) + (" (you)" if p["seat"] == seat else ""),
+                "winner": won,
+                "outcome": fate,
+                "hp": p["hp"],
+                "gold": p["gold"],
+                "kit": ", ".join(p["kit"]) if p["kit"] else "none",
+            }
+        )
     return rows
 
 
@@ -142,4 +147,3 @@ def adventurer(me: dict, target_gold: int) -> dict:
         "kit": ", ".join(me["kit"]) if me["kit"] else "none",
         "lantern": me["vision"] == "lantern",
     }
-

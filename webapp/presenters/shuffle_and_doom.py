@@ -73,8 +73,11 @@ def status_line(view: dict, seat: str | None, result: dict | None) -> dict:
         return {"tone": "over", "lead": "Game over.", "detail": result["text"]}
     if seat:
         return {"tone": "", "lead": "Your turn.", "detail": phase_text}
-    return {"tone": "watching", "lead": "Watching live.",
-            "detail": f"Only the player who started this game can act. {phase_text}"}
+    return {
+        "tone": "watching",
+        "lead": "Watching live.",
+        "detail": f"Only the player who started this game can act. {phase_text}",
+    }
 
 
 def header_cards(codes: list[str], size: int) -> list[dict]:
@@ -93,10 +96,8 @@ def map_label(view: dict) -> str:
     n = view["size"]
     emptied = sum(room["status"] == "emptied" for room in view["rooms"])
     position = view["position"]
-    where = (f"You are at row {position[0]}, column {position[1]}." if position
-             else "You have not entered yet.")
-    return (f"Map {n} by {n}: {len(view['rooms'])} rooms, {emptied} emptied. {where} "
-            f"The exit is at row {n}, column {n}.")
+    where = f"You are at row {position[0]}, column {position[1]}." if position else "You have not entered yet."
+    return f"Map {n} by {n}: {len(view['rooms'])} rooms, {emptied} emptied. {where} The exit is at row {n}, column {n}."
 
 
 def map_cells(view: dict) -> list[dict]:
@@ -152,16 +153,18 @@ def room(view: dict, card_buttons: dict[str, list[ActionButton]]) -> dict | None
     for room_card in encounter["cards"]:
         badge = room_badge(room_card)
         damaged = room_card["role"] == "enemy" and room_card["strength"] != room_card["value"]
-        cards.append({
-            "code": room_card["code"],
-            "badge": badge,
-            "label": f"{Card.parse(room_card['code']).name}: {badge}",
-            "extra": "damaged" if damaged else "",
-            "actions": [
-                {"button": b, "cls": "primary" if b.action["type"] == "attack" else ""}
-                for b in card_buttons.get(room_card["code"], [])
-            ],
-        })
+        cards.append(
+            {
+                "code": room_card["code"],
+                "badge": badge,
+                "label": f"{Card.parse(room_card['code']).name}: {badge}",
+                "extra": "damaged" if damaged else "",
+                "actions": [
+                    {"button": b, "cls": "primary" if b.action["type"] == "attack" else ""}
+                    for b in card_buttons.get(room_card["code"], [])
+                ],
+            }
+        )
     return {"title": title, "cards": cards}
 
 

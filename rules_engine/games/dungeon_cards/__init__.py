@@ -98,12 +98,15 @@ and never in ``legal_actions``):
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from ... import kit
 from ...errors import IllegalAction, InvalidAction
 from ...options import Option
 from . import actions as _actions
-from . import data as _data
 from . import clock as _clock
+from . import data as _data
 from . import setup as _setup
 from . import views as _views
 from .core import clone as _clone
@@ -123,16 +126,21 @@ BLURB = (
 )
 OPTIONS = _data.FORM_OPTIONS
 LOBBY_FIELDS = (
-    Option("classes", "Class", "choice", choices=tuple(
-        (key, f"{cls['name']} — {cls['ability']}{' (party only)' if cls['party_only'] else ''}")
-        for key, cls in _data.CLASSES.items()
-    )),
+    Option(
+        "classes",
+        "Class",
+        "choice",
+        choices=tuple(
+            (key, f"{cls['name']} — {cls['ability']}{' (party only)' if cls['party_only'] else ''}")
+            for key, cls in _data.CLASSES.items()
+        ),
+    ),
 )
 """Each seat chooses a class in the waiting room; the choices reach ``new_game`` as ``classes``."""
 UNIQUE_LOBBY_FIELDS = ("classes",)
 
 
-def form_options(form, options: dict) -> None:
+def form_options(form: Mapping[str, Any], options: dict[str, Any]) -> None:
     """The creation form's board size: a preset of the rules (§2.2) or a custom width and height.
 
     A width or height changed beside a preset would be silently ignored, so it is refused instead
@@ -145,19 +153,20 @@ def form_options(form, options: dict) -> None:
         raise InvalidAction("Board size: choose Custom to use a width and height of your own.")
     options["board_width"], options["board_height"] = width, height
 
+
 absence_action = {"type": "absent"}
 timeout_action = {"type": "timeout"}
 server_actions = ("absent", "timeout")
 """Applied by the server on a seat's behalf; a client posting one is refused by the web layer."""
 
 
-def turn_clock(state: dict) -> dict | None:
+def turn_clock(state: dict[str, Any]) -> dict[str, Any] | None:
     """The decision the party is waiting for, for the platform's timer: ``{seat, number,
     seconds}`` (``seconds`` 0 = no limit), or None (solo, not started, over)."""
     return _clock.turn_clock(state)
 
 
-def fame_entries(state: dict) -> list[dict]:
+def fame_entries(state: dict[str, Any]) -> list[dict[str, Any]]:
     """The Hall of Fame entries this game has written so far (§7.3), oldest first: each escape's
     ``player``, ``class``, ``level``, ``lives``, ``max_lives``, ``speed``, ``bosses_defeated``,
     ``turns_taken``, ``outcome``, ``turn_mode``, ``board_size``, ``mods`` and ``party_size``."""
@@ -171,7 +180,7 @@ def lobby_choice_problem(field: str, value: str, seats: int) -> str | None:
     return None
 
 
-def new_game(seed: int, players: list[str], options: dict | None = None) -> dict:
+def new_game(seed: int, players: list[str], options: dict[str, Any] | None = None) -> dict[str, Any]:
     """A new game. With a class for every player in ``options["classes"]`` setup runs at once
     (``InvalidAction`` if it cannot); otherwise the game waits in the lobby for ``choose_class``."""
     if type(seed) is not int:
@@ -180,7 +189,7 @@ def new_game(seed: int, players: list[str], options: dict | None = None) -> dict
     raw = dict(options or {})
     classes = _setup.check_classes(raw.pop("classes", None), players)
     opts = _setup.normalize_options(raw, players)
-    state = {
+    state: dict[str, Any] = {
         "seed": seed,
         "players": players,
         "host": players[0],
@@ -210,12 +219,12 @@ def new_game(seed: int, players: list[str], options: dict | None = None) -> dict
     return state
 
 
-def legal_actions(state: dict, seat: str) -> list[dict]:
+def legal_actions(state: dict[str, Any], seat: str) -> list[dict[str, Any]]:
     """Every action ``seat`` may send now (``join_game`` for an outsider in the lobby)."""
     return _actions.legal(state, seat)
 
 
-def apply(state: dict, seat: str, action: dict) -> dict:
+def apply(state: dict[str, Any], seat: str, action: dict[str, Any]) -> dict[str, Any]:
     """The state after ``seat`` sends ``action``; the input is never changed.
 
     ``InvalidAction`` for a malformed action, ``IllegalAction`` for one the rules forbid now.
@@ -239,7 +248,7 @@ def apply(state: dict, seat: str, action: dict) -> dict:
     return new
 
 
-def _absent(state: dict, seat: str, action: dict) -> dict:
+def _absent(state: dict[str, Any], seat: str, action: dict[str, Any]) -> dict[str, Any]:
     """The server's ``absent``: a party member whose page is gone leaves the game (§11.3
     ``leave_game``); a solo game is never ended behind its player's back."""
     if set(action) != {"type"}:
@@ -256,27 +265,29 @@ def _absent(state: dict, seat: str, action: dict) -> dict:
     return new
 
 
-def view(state: dict, seat: str | None) -> dict:
+def view(state: dict[str, Any], seat: str | None) -> dict[str, Any]:
     """What ``seat`` (or a spectator, ``None``) may know; the shape is documented above."""
     return _views.view(state, seat)
 
 
-def result(state: dict) -> dict | None:
+def result(state: dict[str, Any]) -> dict[str, Any] | None:
     """``None`` while the game runs; else winners, scores (levels), reason, result, escaped and
     the Hall of Fame entries of this game."""
     return _views.result(state)
 
 
-def action_label(state: dict, action: dict) -> str:
+def action_label(state: dict[str, Any], action: dict[str, Any]) -> str:
     """Words for a button showing ``action``."""
     return _views.action_label(state, action)
 
 
-def dump(state: dict) -> dict:
-    return kit.deep_copy(state)
+def dump(state: dict[str, Any]) -> dict[str, Any]:
+    copy: dict[str, Any] = kit.deep_copy(state)
+    return copy
 
 
-def load(data: dict) -> dict:
+def load(data: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(data, dict) or "players" not in data or "status" not in data:
         raise InvalidAction("not a Dungeon Cards game")
-    return kit.deep_copy(data)
+    copy: dict[str, Any] = kit.deep_copy(data)
+    return copy

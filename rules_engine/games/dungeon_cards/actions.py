@@ -15,6 +15,7 @@ rules_engine.errors.InvalidAction: direction must be up, down, left, right or nu
 from __future__ import annotations
 
 from itertools import combinations
+from typing import Any
 
 from ... import kit
 from ...cards import Card
@@ -26,9 +27,9 @@ from .data import CLASSES, HAND_SIZE, SPELLS, STATS
 DIRECTIONS = ("up", "down", "left", "right")
 
 
-def _card(name: str, v) -> str:
+def _card(name: str, v: object) -> str:
     if not isinstance(v, str):
-        raise InvalidAction(f"{name} must be a card code such as \"7H\"")
+        raise InvalidAction(f'{name} must be a card code such as "7H"')
     code = v.strip().upper()
     card = Card.parse(code)
     if card.is_joker:
@@ -36,13 +37,13 @@ def _card(name: str, v) -> str:
     return code
 
 
-def _cards(name: str, v) -> list[str]:
+def _cards(name: str, v: object) -> list[str]:
     if not isinstance(v, (list, tuple)):
         raise InvalidAction(f"{name} must be a list of card codes")
     return [_card(name, x) for x in v]
 
 
-def _square(name: str, v) -> list[int]:
+def _square(name: str, v: object) -> list[int]:
     if not isinstance(v, (list, tuple)) or len(v) != 2 or not all(type(x) is int for x in v):
         raise InvalidAction(f"{name} must be a square [x, y]")
     return [v[0], v[1]]
@@ -74,7 +75,7 @@ _WORDING = kit.Wording(
 )
 
 
-def parse(action: object) -> tuple[str, dict]:
+def parse(action: object) -> tuple[str, dict[str, Any]]:
     """The action's type and its checked parameters (an optional one left out stays out)."""
     params = kit.parse_action(action, ACTIONS, _WORDING)
     return params.pop("type"), params
@@ -83,19 +84,19 @@ def parse(action: object) -> tuple[str, dict]:
 # --- who may act ----------------------------------------------------------------------------
 
 
-def _need_status(state: dict, *statuses: str) -> None:
+def _need_status(state: dict[str, Any], *statuses: str) -> None:
     if state["status"] not in statuses:
         if state["status"] == "lobby":
             raise IllegalAction("the game has not started yet")
         raise IllegalAction("the game has already started" if "lobby" in statuses else "that is not possible now")
 
 
-def _need_host(state: dict, seat: str) -> None:
+def _need_host(state: dict[str, Any], seat: str) -> None:
     if seat != state["host"]:
         raise IllegalAction("only the host can do that")
 
 
-def _need_turn(state: dict, seat: str, *phases: str) -> dict:
+def _need_turn(state: dict[str, Any], seat: str, *phases: str) -> dict[str, Any]:
     _need_status(state, "playing")
     if state["turn"]["current"] != seat:
         raise IllegalAction("it is not your turn")
@@ -104,14 +105,15 @@ def _need_turn(state: dict, seat: str, *phases: str) -> dict:
     return char(state, seat)
 
 
-def _need_phase(state: dict, phase: str, what: str) -> dict:
+def _need_phase(state: dict[str, Any], phase: str, what: str) -> dict[str, Any]:
     _need_status(state, "playing")
     if state["phase"] != phase:
         raise IllegalAction(f"nobody is {what} now")
-    return state["combat"]
+    combat: dict[str, Any] = state["combat"]
+    return combat
 
 
-def do(state: dict, seat: str, kind: str, p: dict) -> None:
+def do(state: dict[str, Any], seat: str, kind: str, p: dict[str, Any]) -> None:
     """Check the actor and phase, then carry the action out on ``state`` (a private copy)."""
     if kind == "join_game":
         _need_status(state, "lobby")
@@ -189,7 +191,7 @@ def do(state: dict, seat: str, kind: str, p: dict) -> None:
 # --- legal actions --------------------------------------------------------------------------
 
 
-def legal(state: dict, seat: str) -> list[dict]:
+def legal(state: dict[str, Any], seat: str) -> list[dict[str, Any]]:
     status = state["status"]
     if status == "finished":
         return []
@@ -198,7 +200,7 @@ def legal(state: dict, seat: str) -> list[dict]:
         if status == "lobby" and len(players) < 5:
             return [{"type": "join_game"}]
         return []
-    out: list[dict] = []
+    out: list[dict[str, Any]] = []
     if status == "lobby":
         taken = {c for p, c in state["classes"].items() if p != seat and c}
         for cls in CLASSES:
@@ -231,8 +233,11 @@ def legal(state: dict, seat: str) -> list[dict]:
         if phase == "awaiting_turn_action":
             out.append({"type": "draw_card"})
             if c["class"] == "mage":
-                out += [{"type": "cast_spell", "spell": s} for s, d in SPELLS.items()
-                        if not d["hand_mode_only"] or turns.hand_mode(state)]
+                out += [
+                    {"type": "cast_spell", "spell": s}
+                    for s, d in SPELLS.items()
+                    if not d["hand_mode_only"] or turns.hand_mode(state)
+                ]
         elif phase == "awaiting_fortune":
             options = c["hand"] if turns.hand_mode(state) else [state["turn"]["movement_card"]]
             out += [{"type": "fortune_telling", "card": card} for card in options]
@@ -262,7 +267,7 @@ def legal(state: dict, seat: str) -> list[dict]:
     return out
 
 
-def awaiting(state: dict) -> list[dict]:
+def awaiting(state: dict[str, Any]) -> list[dict[str, Any]]:
     """Whose input is needed now and for what (§11.5 ``awaiting``): ``[{seat, actions}]``."""
     out = []
     for seat in state["players"]:
@@ -270,7 +275,6 @@ def awaiting(state: dict) -> list[dict]:
         for a in legal(state, seat):
             if a["type"] != "leave_game" and a["type"] not in kinds:
                 kinds.append(a["type"])
-        if kinds and not (state["status"] == "lobby" and kinds == ["choose_class"]
-                          and state["classes"].get(seat)):
+        if kinds and not (state["status"] == "lobby" and kinds == ["choose_class"] and state["classes"].get(seat)):
             out.append({"seat": seat, "actions": kinds})
     return out

@@ -38,6 +38,8 @@ gets a fresh clock.
 
 from __future__ import annotations
 
+from typing import Any
+
 from ...errors import IllegalAction, InvalidAction
 from . import actions as _actions
 from .core import char, clone, is_party, log
@@ -56,7 +58,7 @@ _PHASES = {
 }
 
 
-def decision(state: dict) -> str | None:
+def decision(state: dict[str, Any]) -> str | None:
     """Which decision point the game is at, as a string that changes whenever a new one begins
     (the turn, the phase and, in a fight, the exchange) and not while a group answers it."""
     if state["status"] != "playing" or state["phase"] not in _PHASES:
@@ -67,7 +69,7 @@ def decision(state: dict) -> str | None:
     return number
 
 
-def turn_clock(state: dict) -> dict | None:
+def turn_clock(state: dict[str, Any]) -> dict[str, Any] | None:
     """``{seat, number, seconds}`` for the web layer's timer, or None when nothing is timed.
 
     ``seat`` is the character whose turn it is (a fight belongs to its challenger's turn, even once
@@ -76,11 +78,10 @@ def turn_clock(state: dict) -> dict | None:
     number = decision(state)
     if number is None or not is_party(state):
         return None
-    return {"seat": state["turn"]["current"], "number": number,
-            "seconds": state["options"].get("turn_seconds", 0)}
+    return {"seat": state["turn"]["current"], "number": number, "seconds": state["options"].get("turn_seconds", 0)}
 
 
-def default_action(state: dict, seat: str) -> dict | None:
+def default_action(state: dict[str, Any], seat: str) -> dict[str, Any] | None:
     """What ``seat`` is taken to choose when its time is up (see the module docstring)."""
     kinds = {a["type"] for a in _actions.legal(state, seat)} - {"leave_game"}
     c = char(state, seat)
@@ -105,7 +106,7 @@ def default_action(state: dict, seat: str) -> dict | None:
     return None
 
 
-def timeout(state: dict, seat: str, action: dict | None = None) -> dict:
+def timeout(state: dict[str, Any], seat: str, action: dict[str, Any] | None = None) -> dict[str, Any]:
     """The server's ``timeout``, sent as the clock's seat: every decision still owed at this
     decision point gets its default. Refused when nothing is timed or the seat is not the clock's."""
     if action is not None and set(action) != {"type"}:
@@ -121,8 +122,7 @@ def timeout(state: dict, seat: str, action: dict | None = None) -> dict:
         raise IllegalAction("only the seat whose turn it is can time out")
     new = clone(state)
     owed = [(entry["seat"], default_action(new, entry["seat"])) for entry in _actions.awaiting(new)]
-    log(new, "timed_out", f"Time is up for {', '.join(s for s, _ in owed)}: "
-        "the default choice is made.")
+    log(new, "timed_out", f"Time is up for {', '.join(s for s, _ in owed)}: the default choice is made.")
     for who, default in owed:
         # Answers are made one at a time; the last one of a group moves the game on, and then
         # nothing more is owed at this decision point.

@@ -8,6 +8,8 @@ in draw order until the clean-up (§5.5 step 6).
 
 from __future__ import annotations
 
+from typing import Any
+
 from ...cards import pretty
 from ...errors import IllegalAction
 from . import deck as _deck
@@ -16,7 +18,7 @@ from .core import char, is_party, log, pretty_list, value
 from .data import BOSSES
 
 
-def start(state: dict, challenger: dict, boss_card: str) -> None:
+def start(state: dict[str, Any], challenger: dict[str, Any], boss_card: str) -> None:
     """§5.1, §5.4: the boss card goes on the table; eligible helpers are asked first (§5.3)."""
     rank = boss_card[0]
     boss = BOSSES[rank]
@@ -46,8 +48,11 @@ def start(state: dict, challenger: dict, boss_card: str) -> None:
         "pending_rewards": [],
         "dash": None,
     }
-    log(state, "combat_started", f"{challenger['id']} faces the {boss['name']} ({pretty(boss_card)}), "
-        f"{boss['lives']} lives.")
+    log(
+        state,
+        "combat_started",
+        f"{challenger['id']} faces the {boss['name']} ({pretty(boss_card)}), {boss['lives']} lives.",
+    )
     if eligible:
         state["phase"] = "awaiting_join"
         log(state, "combat_started", f"{', '.join(eligible)} may join the fight.")
@@ -55,7 +60,7 @@ def start(state: dict, challenger: dict, boss_card: str) -> None:
         _begin_fight(state)
 
 
-def join(state: dict, cid: str, joined: bool) -> None:
+def join(state: dict[str, Any], cid: str, joined: bool) -> None:
     c = state["combat"]
     c["join_answers"][cid] = joined
     log(state, "combat_joined", f"{cid} {'joins the fight' if joined else 'stays out of the fight'}.")
@@ -63,12 +68,11 @@ def join(state: dict, cid: str, joined: bool) -> None:
         _begin_fight(state)
 
 
-def _begin_fight(state: dict) -> None:
+def _begin_fight(state: dict[str, Any]) -> None:
     """Fighter order: the challenger, then helpers in seat order after it (§0.3); §5.4 steps 3–4."""
     c = state["combat"]
     fighters = [c["challenger"]] if char(state, c["challenger"])["status"] == "active" else []
-    fighters += [h for h in c["eligible_helpers"] if c["join_answers"].get(h)
-                 and char(state, h)["status"] == "active"]
+    fighters += [h for h in c["eligible_helpers"] if c["join_answers"].get(h) and char(state, h)["status"] == "active"]
     c["fighters"] = fighters
     if not fighters:
         _end(state, victory=False)
@@ -79,16 +83,16 @@ def _begin_fight(state: dict) -> None:
     _begin_exchange(state)
 
 
-def living(state: dict) -> list[str]:
+def living(state: dict[str, Any]) -> list[str]:
     return [f for f in state["combat"]["fighters"] if char(state, f)["status"] == "active"]
 
 
-def lead(state: dict) -> str | None:
+def lead(state: dict[str, Any]) -> str | None:
     alive = living(state)
     return alive[0] if alive else None
 
 
-def rogue_to_ask(state: dict) -> str | None:
+def rogue_to_ask(state: dict[str, Any]) -> str | None:
     """The Rogue, when it is a fighter other than the lead whose Critical Hit decision is awaited."""
     c = state["combat"]
     if c["crit_used"] or c["crit_decision"] is not None:
@@ -100,7 +104,7 @@ def rogue_to_ask(state: dict) -> str | None:
     return None
 
 
-def _begin_exchange(state: dict) -> None:
+def _begin_exchange(state: dict[str, Any]) -> None:
     """§5.5 step 1: the boss draws 1 card, or 3 in a Royal Barrage."""
     c = state["combat"]
     c["exchange_number"] += 1
@@ -126,7 +130,7 @@ def _begin_exchange(state: dict) -> None:
     state["phase"] = "awaiting_combat_draw"
 
 
-def combat_draw(state: dict, cid: str, critical_hit: bool) -> None:
+def combat_draw(state: dict[str, Any], cid: str, critical_hit: bool) -> None:
     c = state["combat"]
     if critical_hit:
         if char(state, cid)["class"] != "rogue":
@@ -139,26 +143,26 @@ def combat_draw(state: dict, cid: str, critical_hit: bool) -> None:
     _maybe_run(state)
 
 
-def critical_hit(state: dict, cid: str, use: bool) -> None:
+def critical_hit(state: dict[str, Any], cid: str, use: bool) -> None:
     state["combat"]["crit_decision"] = use
     log(state, "exchange_drawn", f"{cid} {'declares a Critical Hit' if use else 'keeps the Critical Hit for later'}.")
     _maybe_run(state)
 
 
-def _maybe_run(state: dict) -> None:
+def _maybe_run(state: dict[str, Any]) -> None:
     c = state["combat"]
     if c["draw_signal"] and rogue_to_ask(state) is None:
         _run_exchange(state)
 
 
-def _run_exchange(state: dict) -> None:
+def _run_exchange(state: dict[str, Any]) -> None:
     """§5.5 steps 3–6."""
     c = state["combat"]
     slots = len(c["boss_cards"])
     redrawn: list[str] = []
     for f in living(state):
         cards = []
-        crit = (c["crit_decision"] and not c["crit_used"] and char(state, f)["class"] == "rogue")
+        crit = c["crit_decision"] and not c["crit_used"] and char(state, f)["class"] == "rogue"
         for slot in range(slots):
             if slot == 0 and crit:
                 three = [x for x in (_deck.draw_number(state, redrawn) for _ in range(3)) if x is not None]
@@ -207,7 +211,7 @@ def _compare(fighter_card: str, boss_card: str, swordsman: bool) -> tuple[str, b
     return ("boss_hit", True) if swordsman else ("tie", False)
 
 
-def _replace(state: dict, old: str, redrawn: list[str]) -> str | None:
+def _replace(state: dict[str, Any], old: str, redrawn: list[str]) -> str | None:
     """Draw a replacement number card; the old one leaves the table for the discard pile."""
     new = _deck.draw_number(state, redrawn)
     if new is None:
@@ -219,7 +223,7 @@ def _replace(state: dict, old: str, redrawn: list[str]) -> str | None:
     return new
 
 
-def _resolve(state: dict, slots: int) -> list[dict]:
+def _resolve(state: dict[str, Any], slots: int) -> list[dict[str, Any]]:
     """§5.6–§5.7: slot by slot, fighter by fighter; Second Wind and Strong Will before damage."""
     c = state["combat"]
     name = BOSSES[c["boss_rank"]]["name"]
@@ -229,30 +233,54 @@ def _resolve(state: dict, slots: int) -> list[dict]:
             fc = c["fighter_cards"][f][slot]
             bc = c["boss_cards"][slot]
             ch = char(state, f)
-            record = {"slot": slot + 1, "fighter": f, "boss_card": bc, "fighter_card": fc,
-                      "result": "void", "guard_break": False}
+            record = {
+                "slot": slot + 1,
+                "fighter": f,
+                "boss_card": bc,
+                "fighter_card": fc,
+                "result": "void",
+                "guard_break": False,
+            }
             if c["boss_lives"] <= 0 or ch["status"] != "active" or fc is None or bc is None:
                 results.append(record)
                 log(state, "matchup_resolved", f"Slot {slot + 1}, {f}: void.")
                 continue
             while True:
                 outcome, guard_break = _compare(fc, bc, ch["class"] == "swordsman")
-                if outcome == "boss_hit" and c["boss_lives"] == 1 and c["boss_rank"] == "Q" and not c["second_wind_used"]:
+                if (
+                    outcome == "boss_hit"
+                    and c["boss_lives"] == 1
+                    and c["boss_rank"] == "Q"
+                    and not c["second_wind_used"]
+                ):
                     c["second_wind_used"] = True
                     redrawn: list[str] = []
                     new = _replace(state, bc, redrawn)
                     if new is not None:
-                        log(state, "second_wind", f"Second Wind! The Queen replaces {pretty(bc)} with {pretty(new)}"
-                            + (f" (face cards discarded: {pretty_list(redrawn)})." if redrawn else "."))
+                        log(
+                            state,
+                            "second_wind",
+                            f"Second Wind! The Queen replaces {pretty(bc)} with {pretty(new)}"
+                            + (f" (face cards discarded: {pretty_list(redrawn)})." if redrawn else "."),
+                        )
                         bc = c["boss_cards"][slot] = new
                     continue
-                if outcome == "fighter_hit" and ch["lives"] == 1 and ch["class"] == "soldier" and not c["strong_will_used"]:
+                if (
+                    outcome == "fighter_hit"
+                    and ch["lives"] == 1
+                    and ch["class"] == "soldier"
+                    and not c["strong_will_used"]
+                ):
                     c["strong_will_used"] = True
                     redrawn = []
                     new = _replace(state, fc, redrawn)
                     if new is not None:
-                        log(state, "strong_will", f"Strong Will! {f} replaces {pretty(fc)} with {pretty(new)}"
-                            + (f" (face cards discarded: {pretty_list(redrawn)})." if redrawn else "."))
+                        log(
+                            state,
+                            "strong_will",
+                            f"Strong Will! {f} replaces {pretty(fc)} with {pretty(new)}"
+                            + (f" (face cards discarded: {pretty_list(redrawn)})." if redrawn else "."),
+                        )
                         fc = c["fighter_cards"][f][slot] = new
                     continue
                 break
@@ -274,7 +302,7 @@ def _resolve(state: dict, slots: int) -> list[dict]:
     return results
 
 
-def _end(state: dict, victory: bool) -> None:
+def _end(state: dict[str, Any], victory: bool) -> None:
     """§5.9: the boss card goes to the removed pile (victory) or the discard pile, then a shuffle."""
     c = state["combat"]
     if c["table"]:
@@ -297,7 +325,7 @@ def _end(state: dict, victory: bool) -> None:
         after_fight(state)
 
 
-def choose_stat(state: dict, cid: str, stat: str) -> None:
+def choose_stat(state: dict[str, Any], cid: str, stat: str) -> None:
     """§5.10: +1 level and a stat point spent at once."""
     c = state["combat"]
     ch = char(state, cid)
@@ -309,13 +337,17 @@ def choose_stat(state: dict, cid: str, stat: str) -> None:
     else:
         ch["speed"] += 1
     c["pending_rewards"].remove(cid)
-    log(state, "level_up", f"{cid} reaches level {ch['level']} and raises {stat.capitalize()}: "
-        f"lives {ch['lives']}/{ch['max_lives']}, speed {ch['speed']}.")
+    log(
+        state,
+        "level_up",
+        f"{cid} reaches level {ch['level']} and raises {stat.capitalize()}: "
+        f"lives {ch['lives']}/{ch['max_lives']}, speed {ch['speed']}.",
+    )
     if not c["pending_rewards"]:
         after_rewards(state)
 
 
-def after_rewards(state: dict) -> None:
+def after_rewards(state: dict[str, Any]) -> None:
     """§5.11: a surviving Athlete gets a dash card."""
     c = state["combat"]
     athlete = next((f for f in living(state) if char(state, f)["class"] == "athlete"), None)
@@ -325,13 +357,17 @@ def after_rewards(state: dict) -> None:
         if card is not None:
             c["dash"] = {"athlete": athlete, "card": card}
             state["phase"] = "awaiting_dash"
-            log(state, "dash_card", f"{athlete} draws {pretty(card)} for a Controlled Dash"
-                + (f" (face cards discarded: {pretty_list(redrawn)})." if redrawn else "."))
+            log(
+                state,
+                "dash_card",
+                f"{athlete} draws {pretty(card)} for a Controlled Dash"
+                + (f" (face cards discarded: {pretty_list(redrawn)})." if redrawn else "."),
+            )
             return
     after_fight(state)
 
 
-def dash(state: dict, cid: str, direction: str | None) -> None:
+def dash(state: dict[str, Any], cid: str, direction: str | None) -> None:
     c = state["combat"]
     card = c["dash"]["card"]
     c["dash"] = None
@@ -347,7 +383,7 @@ def dash(state: dict, cid: str, direction: str | None) -> None:
     after_fight(state)
 
 
-def after_fight(state: dict) -> None:
+def after_fight(state: dict[str, Any]) -> None:
     """§5.9 step 5: the challenger's end of turn, or the next character if it is gone."""
     if state["status"] != "playing":
         return
@@ -355,7 +391,7 @@ def after_fight(state: dict) -> None:
     turns.end_turn(state)
 
 
-def on_leave(state: dict, cid: str) -> None:
+def on_leave(state: dict[str, Any], cid: str) -> None:
     """Ruling 58 / §11.3 ``leave_game`` during a combat: owed decisions lapse."""
     c = state["combat"]
     phase = state["phase"]
@@ -377,4 +413,3 @@ def on_leave(state: dict, cid: str) -> None:
         state["discard"].append(c["dash"]["card"])
         c["dash"] = None
         after_fight(state)
-

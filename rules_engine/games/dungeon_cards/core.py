@@ -8,6 +8,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 from ... import kit
 from ...cards import pretty
 
@@ -25,15 +28,15 @@ def value(code: str) -> int:
     return 1 if rank == "A" else int(rank)
 
 
-def pretty_list(codes) -> str:
+def pretty_list(codes: Sequence[str]) -> str:
     return ", ".join(pretty(c) for c in codes) if codes else "none"
 
 
-def sq(square) -> str:
+def sq(square: Sequence[int]) -> str:
     return f"({square[0]},{square[1]})"
 
 
-def key(square) -> str:
+def key(square: Sequence[int]) -> str:
     """The string key of a square in JSON dicts (``"x,y"``)."""
     return f"{square[0]},{square[1]}"
 
@@ -41,20 +44,21 @@ def key(square) -> str:
 # --- characters ---------------------------------------------------------------------------
 
 
-def char(state: dict, cid: str) -> dict:
-    return state["characters"][state["players"].index(cid)]
+def char(state: dict[str, Any], cid: str) -> dict[str, Any]:
+    character: dict[str, Any] = state["characters"][state["players"].index(cid)]
+    return character
 
 
-def active(state: dict) -> list[dict]:
+def active(state: dict[str, Any]) -> list[dict[str, Any]]:
     """Characters still alive and in the dungeon, in seat order (§0.3)."""
     return [c for c in state["characters"] if c["status"] == "active"]
 
 
-def is_party(state: dict) -> bool:
+def is_party(state: dict[str, Any]) -> bool:
     return len(state["players"]) > 1
 
 
-def current(state: dict) -> dict | None:
+def current(state: dict[str, Any]) -> dict[str, Any] | None:
     turn = state["turn"]
     if not turn or turn["current"] is None:
         return None
@@ -64,7 +68,7 @@ def current(state: dict) -> dict | None:
 # --- log ----------------------------------------------------------------------------------
 
 
-def log(state: dict, event: str, text: str, private: str | None = None, **data) -> None:
+def log(state: dict[str, Any], event: str, text: str, private: str | None = None, **data: Any) -> None:
     """Append an event. ``private`` names the only seat that may read it (its own hand); ``data``
     adds public structured fields (a ``moved`` event's ``move``, which pages animate)."""
     entry = {"event": event, "text": text, **data}
@@ -76,7 +80,7 @@ def log(state: dict, event: str, text: str, private: str | None = None, **data) 
 # --- copy-on-write --------------------------------------------------------------------------
 
 
-def clone(state: dict) -> dict:
+def clone(state: dict[str, Any]) -> dict[str, Any]:
     """The copy ``apply`` works on.
 
     Log and Hall of Fame entries are never changed once written, and the options never change in
@@ -95,7 +99,7 @@ def clone(state: dict) -> dict:
     return new
 
 
-def _clone_char(c: dict) -> dict:
+def _clone_char(c: dict[str, Any]) -> dict[str, Any]:
     n = dict(c)
     n["hand"] = list(c["hand"])
     n["pending_effects"] = list(c["pending_effects"])

@@ -13,10 +13,12 @@ the rules file gives (``docs/rules/dungeon-cards.md``, section numbers below ref
 
 from __future__ import annotations
 
+from typing import Any, cast
+
 from ...options import STACKED_DEAL, Option
 
 # §3.3 — one entry per class, in the order the lobby lists them.
-CLASSES: dict[str, dict] = {
+CLASSES: dict[str, dict[str, Any]] = {
     "ninja": {
         "name": "Ninja",
         "ability": "Active Reflex",
@@ -75,7 +77,7 @@ CLASSES: dict[str, dict] = {
 PARTY_ONLY = frozenset(k for k, c in CLASSES.items() if c["party_only"])
 
 # §5.2 — bosses by rank.
-BOSSES: dict[str, dict] = {
+BOSSES: dict[str, dict[str, Any]] = {
     "J": {"name": "Jack", "lives": 3, "special": None, "summary": "No special ability."},
     "Q": {
         "name": "Queen",
@@ -94,12 +96,11 @@ BOSSES: dict[str, dict] = {
 }
 
 # §9.3 — the Mage's spells.
-SPELLS: dict[str, dict] = {
+SPELLS: dict[str, dict[str, Any]] = {
     "reversal": {
         "name": "Reversal",
         "hand_mode_only": False,
-        "summary": "Suit directions are flipped for card moves: Diamonds down, Spades up, Hearts "
-        "right, Clubs left.",
+        "summary": "Suit directions are flipped for card moves: Diamonds down, Spades up, Hearts right, Clubs left.",
     },
     "fortune_telling": {
         "name": "Fortune Telling",
@@ -153,27 +154,66 @@ TURN_SECONDS_RANGE = (30, 300)
 
 # §8.1 as the creation form offers it: the engine checks options against the same ranges and
 # choices (CHOICES and RANGES below are read from these).
-TURN_MODE = Option("turn_mode", "Turn mode", "choice", "single_draw",
-                   choices=(("single_draw", "Single draw (basic)"), ("three_card_hand", "Three-card hand")),
-                   help="Single draw: the top card moves you. Three-card hand: draw one, then play one of four.")
-BOARD_SIZE = Option("board_size", "Board size", "choice", "standard",
-                    choices=tuple((key, f"{key.capitalize()} {w} × {h}") for key, (w, h) in BOARD_PRESETS.items())
-                    + (("custom", "Custom: the width and height below"),),
-                    help="The rules' presets (§2.2); choose Custom to set the width and height yourself.")
+TURN_MODE = Option(
+    "turn_mode",
+    "Turn mode",
+    "choice",
+    "single_draw",
+    choices=(("single_draw", "Single draw (basic)"), ("three_card_hand", "Three-card hand")),
+    help="Single draw: the top card moves you. Three-card hand: draw one, then play one of four.",
+)
+BOARD_SIZE = Option(
+    "board_size",
+    "Board size",
+    "choice",
+    "standard",
+    choices=tuple((key, f"{key.capitalize()} {w} × {h}") for key, (w, h) in BOARD_PRESETS.items())
+    + (("custom", "Custom: the width and height below"),),
+    help="The rules' presets (§2.2); choose Custom to set the width and height yourself.",
+)
 BOARD_WIDTH = Option("board_width", "Custom width", "int", 10, 6, 30, help="6 to 30 squares (with a custom size).")
 BOARD_HEIGHT = Option("board_height", "Custom height", "int", 10, 6, 30, help="6 to 30 squares (with a custom size).")
-START_SQUARE = Option("start_square", "Start square", "choice", "bottom_middle",
-                      choices=(("bottom_middle", "Middle of the bottom edge"), ("random_edge", "A random edge square"),
-                               ("chosen", "The host picks one")))
-MARKER_PLACEMENT = Option("marker_placement", "Exit and Pit markers", "choice", "random",
-                          choices=(("random", "At random"), ("manual", "The host places them")))
-EXIT_COUNT = Option("exit_count", "Exits (Extra exits mod)", "int", 1, 1, 4, group="Easier", help="1 to 4 Exit markers.")
+START_SQUARE = Option(
+    "start_square",
+    "Start square",
+    "choice",
+    "bottom_middle",
+    choices=(
+        ("bottom_middle", "Middle of the bottom edge"),
+        ("random_edge", "A random edge square"),
+        ("chosen", "The host picks one"),
+    ),
+)
+MARKER_PLACEMENT = Option(
+    "marker_placement",
+    "Exit and Pit markers",
+    "choice",
+    "random",
+    choices=(("random", "At random"), ("manual", "The host places them")),
+)
+EXIT_COUNT = Option(
+    "exit_count", "Exits (Extra exits mod)", "int", 1, 1, 4, group="Easier", help="1 to 4 Exit markers."
+)
 PIT_COUNT = Option("pit_count", "Pits (Extra pits mod)", "int", 1, 1, 6, group="Harder", help="1 to 6 Pit markers.")
-AFTER_FIRST_ESCAPE = Option("after_first_escape", "After the first escape", "choice", "end", group="Party",
-                            choices=(("end", "The game ends"), ("continue", "Play on")),
-                            help="Ends: a team victory at once. Play on: until nobody is left in the dungeon.")
-ROUND_LIMIT = Option("round_limit", "Round limit", "int", 200, 10, 1000, group="Advanced",
-                     help="10 to 1000. Characters still in the dungeon after this round are lost.")
+AFTER_FIRST_ESCAPE = Option(
+    "after_first_escape",
+    "After the first escape",
+    "choice",
+    "end",
+    group="Party",
+    choices=(("end", "The game ends"), ("continue", "Play on")),
+    help="Ends: a team victory at once. Play on: until nobody is left in the dungeon.",
+)
+ROUND_LIMIT = Option(
+    "round_limit",
+    "Round limit",
+    "int",
+    200,
+    10,
+    1000,
+    group="Advanced",
+    help="10 to 1000. Characters still in the dungeon after this round are lost.",
+)
 FORM_OPTIONS = (
     TURN_MODE,
     BOARD_SIZE,
@@ -181,32 +221,78 @@ FORM_OPTIONS = (
     BOARD_HEIGHT,
     START_SQUARE,
     MARKER_PLACEMENT,
-    Option("draw_stats", "Draw your Stats (lives and speed from the deck)", "bool", False, group="Stats",
-           help="Warning: a drawn Speed of 5 or more makes every move at least 6 squares, which can leave "
-                "middle squares of a 10 × 10 board out of reach. Choose a larger board with this option."),
+    Option(
+        "draw_stats",
+        "Draw your Stats (lives and speed from the deck)",
+        "bool",
+        False,
+        group="Stats",
+        help="Warning: a drawn Speed of 5 or more makes every move at least 6 squares, which can leave "
+        "middle squares of a 10 × 10 board out of reach. Choose a larger board with this option.",
+    ),
     EXIT_COUNT,
     Option("potion_roll", "Potion roll: a d20 after each turn, 19 or 20 heals 1", "bool", False, group="Easier"),
     PIT_COUNT,
-    Option("random_stop_walls", "Stop walls (Walls mod)", "int", 0, 0, 40, group="Harder",
-           help="Walls between squares that stop a move; placed at random, the board stays connected."),
-    Option("random_redirects", "Redirecting walls (Walls mod)", "int", 0, 0, 30, group="Harder",
-           help="Diagonal walls inside squares that turn a move by 90°; placed at random."),
+    Option(
+        "random_stop_walls",
+        "Stop walls (Walls mod)",
+        "int",
+        0,
+        0,
+        40,
+        group="Harder",
+        help="Walls between squares that stop a move; placed at random, the board stays connected.",
+    ),
+    Option(
+        "random_redirects",
+        "Redirecting walls (Walls mod)",
+        "int",
+        0,
+        0,
+        30,
+        group="Harder",
+        help="Diagonal walls inside squares that turn a move by 90°; placed at random.",
+    ),
     AFTER_FIRST_ESCAPE,
-    Option("turn_seconds", "Time per decision", "choice", "90", group="Party",
-           choices=(("30", "30 seconds"), ("60", "1 minute"), ("90", "1 minute 30 (standard)"),
-                    ("120", "2 minutes"), ("180", "3 minutes"), ("300", "5 minutes"), ("0", "No limit")),
-           help="A turn, a reward, joining a fight…: when the time is up the usual choice is made "
-                "(draw; stay out; +1 Lives; no dash). Solo games are never timed."),
+    Option(
+        "turn_seconds",
+        "Time per decision",
+        "choice",
+        "90",
+        group="Party",
+        choices=(
+            ("30", "30 seconds"),
+            ("60", "1 minute"),
+            ("90", "1 minute 30 (standard)"),
+            ("120", "2 minutes"),
+            ("180", "3 minutes"),
+            ("300", "5 minutes"),
+            ("0", "No limit"),
+        ),
+        help="A turn, a reward, joining a fight…: when the time is up the usual choice is made "
+        "(draw; stay out; +1 Lives; no dash). Solo games are never timed.",
+    ),
     ROUND_LIMIT,
     STACKED_DEAL,
-    Option("shuffles", "Shuffles", "choice", "random", group="Advanced",
-           choices=(("random", "Random (the real game)"), ("stacked", "Keep the stacked order")),
-           help="Stacked: every shuffle puts the discard pile under the deck, so a stacked deal plays out "
-                "exactly (puzzles and tests)."),
+    Option(
+        "shuffles",
+        "Shuffles",
+        "choice",
+        "random",
+        group="Advanced",
+        choices=(("random", "Random (the real game)"), ("stacked", "Keep the stacked order")),
+        help="Stacked: every shuffle puts the discard pile under the deck, so a stacked deal plays out "
+        "exactly (puzzles and tests).",
+    ),
 )
 CHOICES = {option.name: option.values for option in (TURN_MODE, START_SQUARE, MARKER_PLACEMENT, AFTER_FIRST_ESCAPE)}
-RANGES = {option.name: (option.minimum, option.maximum)
-          for option in (BOARD_WIDTH, BOARD_HEIGHT, EXIT_COUNT, PIT_COUNT, ROUND_LIMIT)}
+RANGES = cast(
+    "dict[str, tuple[int, int]]",  # each of these int options declares both ends of its range
+    {
+        option.name: (option.minimum, option.maximum)
+        for option in (BOARD_WIDTH, BOARD_HEIGHT, EXIT_COUNT, PIT_COUNT, ROUND_LIMIT)
+    },
+)
 # Engine-only options for tests, puzzles and tutorials (never shown in a view):
 # ``deck`` a stacked deck (top first), ``shuffles`` "stacked" for the test shuffle of §12.0,
 # ``d20_rolls`` scripted potion rolls used before random ones, ``classes`` {player: class}.

@@ -12,6 +12,8 @@ of §12.0: the discard pile, in discard order, goes under the deck and nothing i
 
 from __future__ import annotations
 
+from typing import Any
+
 from ...cards import seeded_rng, shuffled
 from .core import is_face, log
 
@@ -22,7 +24,7 @@ SHUFFLE_TEXT = {
 }
 
 
-def shuffle_in(state: dict, reason: str, extra: list[str] | None = None) -> None:
+def shuffle_in(state: dict[str, Any], reason: str, extra: list[str] | None = None) -> None:
     """Shuffle the discard pile (and ``extra`` cards, e.g. set-aside stats cards) into the deck."""
     incoming = state["discard"] + (extra or [])
     state["discard"] = []
@@ -36,7 +38,7 @@ def shuffle_in(state: dict, reason: str, extra: list[str] | None = None) -> None
         log(state, "deck_shuffled", f"{SHUFFLE_TEXT[reason]} ({len(state['deck'])} cards).")
 
 
-def draw(state: dict) -> str | None:
+def draw(state: dict[str, Any]) -> str | None:
     """The top card, reshuffling the discard pile only when a draw finds the deck empty (§6).
 
     ``None`` only when the deck and the discard pile are both empty (ruling 52).
@@ -45,10 +47,11 @@ def draw(state: dict) -> str | None:
         if not state["discard"]:
             return None
         shuffle_in(state, "exhausted")
-    return state["deck"].pop(0)
+    card: str = state["deck"].pop(0)
+    return card
 
 
-def draw_number(state: dict, redrawn: list[str] | None = None) -> str | None:
+def draw_number(state: dict[str, Any], redrawn: list[str] | None = None) -> str | None:
     """Draw until a number card turns up; face cards go to the discard pile at once (§5.5 step 4).
 
     Face cards redrawn are appended to ``redrawn``. ``None`` when no number card is left in the
@@ -67,10 +70,10 @@ def draw_number(state: dict, redrawn: list[str] | None = None) -> str | None:
             redrawn.append(card)
 
 
-def all_cards(state: dict) -> list[str]:
+def all_cards(state: dict[str, Any]) -> list[str]:
     """Every card's current place, for the conservation check (§6): deck, discard, removed,
     hands and the table (turn card, boss card, exchange cards, dash card)."""
-    cards = state["deck"] + state["discard"] + state["removed"]
+    cards: list[str] = state["deck"] + state["discard"] + state["removed"]
     for c in state["characters"]:
         cards += c["hand"]
     turn = state["turn"]

@@ -6,6 +6,8 @@ player leaving the game; its hand goes to the discard pile and its spell effects
 
 from __future__ import annotations
 
+from typing import Any
+
 from .core import active, is_party, log, sq
 from .data import CLASSES
 
@@ -20,7 +22,7 @@ EVENT = {"escaped": "escaped", "fallen": "fell", "dead": "died", "lost": "lost",
 SOLO_REASON = {"escaped": "escaped", "fallen": "fell", "dead": "died", "lost": "round limit", "left": "gave up"}
 
 
-def remove(state: dict, c: dict, status: str) -> None:
+def remove(state: dict[str, Any], c: dict[str, Any], status: str) -> None:
     square = c["position"]
     c["status"] = status
     c["position"] = None
@@ -30,11 +32,15 @@ def remove(state: dict, c: dict, status: str) -> None:
     c["pending_effects"] = []
     c["active_effects"] = []
     where = f" at {sq(square)}" if square and status != "left" else ""
-    log(state, EVENT[status], f"{c['id']} {LEAVE_TEXT[status]}{where} (level {c['level']}, "
-        f"lives {c['lives']}/{c['max_lives']}, speed {c['speed']}).")
+    log(
+        state,
+        EVENT[status],
+        f"{c['id']} {LEAVE_TEXT[status]}{where} (level {c['level']}, "
+        f"lives {c['lives']}/{c['max_lives']}, speed {c['speed']}).",
+    )
 
 
-def mods(options: dict) -> list[str]:
+def mods(options: dict[str, Any]) -> list[str]:
     used = []
     if (options["board_width"], options["board_height"]) != (10, 10):
         used.append("bigger map")
@@ -51,7 +57,7 @@ def mods(options: dict) -> list[str]:
     return used
 
 
-def hall_of_fame_entry(state: dict, c: dict, outcome: str) -> None:
+def hall_of_fame_entry(state: dict[str, Any], c: dict[str, Any], outcome: str) -> None:
     """§7.3. The date is the web layer's to add: the engine knows no clock."""
     opts = state["options"]
     entry = {
@@ -70,11 +76,14 @@ def hall_of_fame_entry(state: dict, c: dict, outcome: str) -> None:
         "party_size": len(state["players"]),
     }
     state["hall_of_fame"].append(entry)
-    log(state, "hall_of_fame", f"{c['id']} the {CLASSES[c['class']]['name']} enters the Hall of Fame "
-        f"({outcome}, level {c['level']}).")
+    log(
+        state,
+        "hall_of_fame",
+        f"{c['id']} the {CLASSES[c['class']]['name']} enters the Hall of Fame ({outcome}, level {c['level']}).",
+    )
 
 
-def escape(state: dict, c: dict) -> None:
+def escape(state: dict[str, Any], c: dict[str, Any]) -> None:
     remove(state, c, "escaped")
     hall_of_fame_entry(state, c, "escaped")
     if not is_party(state):
@@ -87,17 +96,17 @@ def escape(state: dict, c: dict) -> None:
         all_gone(state)
 
 
-def fall(state: dict, c: dict) -> None:
+def fall(state: dict[str, Any], c: dict[str, Any]) -> None:
     remove(state, c, "fallen")
     if not active(state):
         all_gone(state)
 
 
-def escaped(state: dict) -> list[str]:
+def escaped(state: dict[str, Any]) -> list[str]:
     return [c["id"] for c in state["characters"] if c["status"] == "escaped"]
 
 
-def all_gone(state: dict) -> None:
+def all_gone(state: dict[str, Any]) -> None:
     """No active character is left (§7.2): team victory if someone escaped, else defeat."""
     if escaped(state):
         game_over(state, "team_victory", "everyone has left the dungeon")
@@ -107,7 +116,7 @@ def all_gone(state: dict) -> None:
         game_over(state, "defeat", "nobody escaped")
 
 
-def round_limit(state: dict) -> None:
+def round_limit(state: dict[str, Any]) -> None:
     """§7.4: every active character is lost."""
     log(state, "lost", f"Round {state['options']['round_limit']} is over: the round limit is reached.")
     for c in active(state):
@@ -115,7 +124,7 @@ def round_limit(state: dict) -> None:
     all_gone(state)
 
 
-def game_over(state: dict, result: str, reason: str) -> None:
+def game_over(state: dict[str, Any], result: str, reason: str) -> None:
     if state["status"] == "finished":
         return
     state["status"] = "finished"

@@ -11,20 +11,23 @@ Squares are ``[x, y]`` lists, ``x`` from 1 at the left, ``y`` from 1 at the bott
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 from .data import DELTAS, OPPOSITE, REDIRECT_TURNS
 
 
-def wall_key(a, b) -> str:
+def wall_key(a: Sequence[int], b: Sequence[int]) -> str:
     """A stop wall's key, the same whichever side it is named from."""
     (x1, y1), (x2, y2) = sorted([tuple(a), tuple(b)])
     return f"{x1},{y1}|{x2},{y2}"
 
 
-def wall_set(board: dict) -> frozenset:
+def wall_set(board: dict[str, Any]) -> frozenset[str]:
     return frozenset(wall_key(a, b) for a, b in board["stop_walls"]) if board["stop_walls"] else frozenset()
 
 
-def blocked(board: dict, walls: frozenset, pos, direction: str) -> bool:
+def blocked(board: dict[str, Any], walls: frozenset[str], pos: Sequence[int], direction: str) -> bool:
     """The neighbour of ``pos`` that way is off the board, or a stop wall lies between (§4.3)."""
     dx, dy = DELTAS[direction]
     x, y = pos[0] + dx, pos[1] + dy
@@ -33,7 +36,7 @@ def blocked(board: dict, walls: frozenset, pos, direction: str) -> bool:
     return bool(walls) and wall_key(pos, (x, y)) in walls
 
 
-def walk(board: dict, start, direction: str, distance: int, *, ninja: bool) -> dict:
+def walk(board: dict[str, Any], start: Sequence[int], direction: str, distance: int, *, ninja: bool) -> dict[str, Any]:
     """The §4.3 procedure: the path taken (final square last), whether a Ninja bounced, and the
     redirect squares entered."""
     walls = wall_set(board)
@@ -64,7 +67,7 @@ def walk(board: dict, start, direction: str, distance: int, *, ninja: bool) -> d
     return {"path": path, "bounced": turned, "redirects": passed}
 
 
-def adjacent(board: dict, a, b) -> bool:
+def adjacent(board: dict[str, Any], a: Sequence[int] | None, b: Sequence[int] | None) -> bool:
     """Same square, or neighbours with no stop wall between (§0.2, ruling 16)."""
     if a is None or b is None:
         return False
@@ -76,12 +79,12 @@ def adjacent(board: dict, a, b) -> bool:
     return not board["stop_walls"] or wall_key(a, b) not in wall_set(board)
 
 
-def is_edge(board: dict, square) -> bool:
+def is_edge(board: dict[str, Any], square: Sequence[int]) -> bool:
     x, y = square
     return x in (1, board["width"]) or y in (1, board["height"])
 
 
-def edge_squares(board: dict) -> list[list[int]]:
+def edge_squares(board: dict[str, Any]) -> list[list[int]]:
     w, h = board["width"], board["height"]
     return [[x, y] for y in range(1, h + 1) for x in range(1, w + 1) if x in (1, w) or y in (1, h)]
 
@@ -98,7 +101,7 @@ def all_edges(width: int, height: int) -> list[list[list[int]]]:
     return edges
 
 
-def connected(width: int, height: int, walls: frozenset) -> bool:
+def connected(width: int, height: int, walls: frozenset[str]) -> bool:
     """Every square reachable from every other by steps that cross no stop wall (§8.2)."""
     seen = {(1, 1)}
     frontier = [(1, 1)]

@@ -8,6 +8,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from ...cards import pretty
 from ...errors import IllegalAction
 from . import combat, endings, turns
@@ -16,26 +18,31 @@ from .data import SPELLS
 from .movement import adjacent
 
 
-def eligible_helpers(state: dict, challenger: dict) -> list[str]:
+def eligible_helpers(state: dict[str, Any], challenger: dict[str, Any]) -> list[str]:
     """§5.3: active characters adjacent to the challenger, in fighter order (seat order after it)."""
     n = len(state["characters"])
     seat = challenger["seat_number"] - 1
     order = [state["characters"][(seat + i) % n] for i in range(1, n)]
     board = state["board"]
-    return [c["id"] for c in order
-            if c["status"] == "active" and adjacent(board, c["position"], challenger["position"])]
+    return [
+        c["id"] for c in order if c["status"] == "active" and adjacent(board, c["position"], challenger["position"])
+    ]
 
 
-def _heal(state: dict, healer: dict, target: dict, when: str) -> None:
+def _heal(state: dict[str, Any], healer: dict[str, Any], target: dict[str, Any], when: str) -> None:
     if target["lives"] < target["max_lives"]:
         target["lives"] += 1
-        log(state, "healed", f"{healer['id']}'s Healing Touch ({when}): {target['id']} heals to "
-            f"{target['lives']}/{target['max_lives']}.")
+        log(
+            state,
+            "healed",
+            f"{healer['id']}'s Healing Touch ({when}): {target['id']} heals to "
+            f"{target['lives']}/{target['max_lives']}.",
+        )
     else:
         log(state, "healed", f"{healer['id']}'s Healing Touch ({when}): {target['id']} is already at full lives.")
 
 
-def heal_at_start(state: dict, healer: dict) -> None:
+def heal_at_start(state: dict[str, Any], healer: dict[str, Any]) -> None:
     """§3.3 Healer: every other adjacent active character heals 1 and counts as healed this turn."""
     healed = state["turn"]["healed"]
     for c in active(state):
@@ -44,7 +51,7 @@ def heal_at_start(state: dict, healer: dict) -> None:
             healed.append(c["id"])
 
 
-def heal_at_end(state: dict, healer: dict) -> None:
+def heal_at_end(state: dict[str, Any], healer: dict[str, Any]) -> None:
     """Those adjacent now that were not adjacent at the start heal 1 (ruling 48)."""
     healed = state["turn"]["healed"]
     for c in active(state):
@@ -53,7 +60,7 @@ def heal_at_end(state: dict, healer: dict) -> None:
             healed.append(c["id"])
 
 
-def cast_spell(state: dict, mage: dict, spell: str) -> None:
+def cast_spell(state: dict[str, Any], mage: dict[str, Any], spell: str) -> None:
     """§9.3: the spell is pending for every active character, the Mage included; the turn ends."""
     if mage["class"] != "mage":
         raise IllegalAction("only the Mage can cast spells")
@@ -64,12 +71,16 @@ def cast_spell(state: dict, mage: dict, spell: str) -> None:
         if spell not in c["pending_effects"]:
             c["pending_effects"].append(spell)
     state["last_spell"] = {"mage": mage["id"], "spell": spell, "cast_turn": state["turn"]["turn_number"]}
-    log(state, "spell_cast", f"{mage['id']} casts {SPELLS[spell]['name']} on "
-        f"{', '.join(c['id'] for c in targets)}: it works on each one's next turn.")
+    log(
+        state,
+        "spell_cast",
+        f"{mage['id']} casts {SPELLS[spell]['name']} on "
+        f"{', '.join(c['id'] for c in targets)}: it works on each one's next turn.",
+    )
     turns.end_turn(state)
 
 
-def leave_in_play(state: dict, c: dict) -> None:
+def leave_in_play(state: dict[str, Any], c: dict[str, Any]) -> None:
     """§11.3 ``leave_game`` during play: removed as if dead, no Hall of Fame entry; cards it has in
     play go to the discard pile and decisions it owes lapse."""
     turn = state["turn"]
@@ -85,5 +96,3 @@ def leave_in_play(state: dict, c: dict) -> None:
         turns.pass_turn(state)
     elif not active(state):
         endings.all_gone(state)
-
-

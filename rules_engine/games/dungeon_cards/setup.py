@@ -12,6 +12,8 @@ rules_engine.errors.InvalidAction: board_width must be a whole number from 6 to 
 from __future__ import annotations
 
 import math
+import random
+from typing import Any
 
 from ...cards import check_stacked_deck, pretty, seeded_rng, shuffled, standard_deck
 from ...errors import IllegalAction, InvalidAction
@@ -36,12 +38,8 @@ from .movement import all_edges, connected, edge_squares, is_edge, wall_key
 # --- options --------------------------------------------------------------------------------
 
 
-def _square(name: str, obj, width: int, height: int) -> list[int]:
-    if (
-        not isinstance(obj, (list, tuple))
-        or len(obj) != 2
-        or not all(type(v) is int for v in obj)
-    ):
+def _square(name: str, obj: object, width: int, height: int) -> list[int]:
+    if not isinstance(obj, (list, tuple)) or len(obj) != 2 or not all(type(v) is int for v in obj):
         raise InvalidAction(f"{name} must be a square [x, y]")
     x, y = obj
     if not (1 <= x <= width and 1 <= y <= height):
@@ -49,7 +47,7 @@ def _square(name: str, obj, width: int, height: int) -> list[int]:
     return [x, y]
 
 
-def normalize_options(options: dict | None, players: list[str]) -> dict:
+def normalize_options(options: dict[str, Any] | None, players: list[str]) -> dict[str, Any]:
     """Every option of §8.1 filled in and checked; ``InvalidAction`` names the first bad one."""
     if options is None:
         options = {}
@@ -58,7 +56,7 @@ def normalize_options(options: dict | None, players: list[str]) -> dict:
     unknown = sorted(set(options) - set(OPTION_DEFAULTS) - set(ENGINE_OPTIONS), key=str)
     if unknown:
         raise InvalidAction(f"unknown option(s): {', '.join(map(str, unknown))}")
-    out: dict = {}
+    out: dict[str, Any] = {}
     for name, default in OPTION_DEFAULTS.items():
         v = options.get(name, default)
         if name in CHOICES:
@@ -144,13 +142,13 @@ def class_problem(cls: str, party_size: int) -> str | None:
     return None
 
 
-def check_classes(classes: object, players: list[str]) -> dict:
+def check_classes(classes: object, players: list[str]) -> dict[str, Any]:
     """``options["classes"]``: ``{player: class}``, each class at most once (§3.3)."""
     if classes is None:
         return {}
     if not isinstance(classes, dict):
         raise InvalidAction("classes must map each player to a class")
-    out = {}
+    out: dict[str, str] = {}
     for player, cls in classes.items():
         if player not in players:
             raise InvalidAction(f"classes names {player!r}, who is not a player")
@@ -180,7 +178,7 @@ def check_players(players: object) -> list[str]:
 # --- lobby actions --------------------------------------------------------------------------
 
 
-def choose_class(state: dict, seat: str, cls: str) -> None:
+def choose_class(state: dict[str, Any], seat: str, cls: str) -> None:
     taken = {c for p, c in state["classes"].items() if p != seat and c}
     if cls in taken:
         raise IllegalAction(f"the {CLASSES[cls]['name']} is already taken")
@@ -191,7 +189,7 @@ def choose_class(state: dict, seat: str, cls: str) -> None:
     log(state, "lobby_updated", f"{seat} chooses the {CLASSES[cls]['name']}.")
 
 
-def join_game(state: dict, seat: str) -> None:
+def join_game(state: dict[str, Any], seat: str) -> None:
     if len(state["players"]) >= MAX_PARTY:
         raise IllegalAction(f"the party is full ({MAX_PARTY} characters)")
     state["players"].append(seat)
@@ -199,7 +197,7 @@ def join_game(state: dict, seat: str) -> None:
     log(state, "lobby_updated", f"{seat} joins the party.")
 
 
-def update_options(state: dict, changes: dict) -> None:
+def update_options(state: dict[str, Any], changes: dict[str, Any]) -> None:
     if "classes" in changes:
         raise InvalidAction("classes are chosen with choose_class")
     merged = {k: v for k, v in state["options"].items() if v is not None}
@@ -209,7 +207,7 @@ def update_options(state: dict, changes: dict) -> None:
     log(state, "lobby_updated", "The host changes the options.")
 
 
-def leave_before_start(state: dict, seat: str) -> None:
+def leave_before_start(state: dict[str, Any], seat: str) -> None:
     """Ruling 58: before the first turn a leaver is simply dropped; the next seat may become host."""
     state["players"].remove(seat)
     state["classes"].pop(seat, None)
@@ -225,8 +223,11 @@ def leave_before_start(state: dict, seat: str) -> None:
     if len(state["players"]) == 1:
         only = state["players"][0]
         if state["classes"].get(only) in PARTY_ONLY:
-            log(state, "lobby_updated", f"{only} must choose another class: the "
-                f"{CLASSES[state['classes'][only]]['name']} needs a party.")
+            log(
+                state,
+                "lobby_updated",
+                f"{only} must choose another class: the {CLASSES[state['classes'][only]]['name']} needs a party.",
+            )
             state["classes"][only] = None
             if state["status"] == "setup":
                 # §3.3: the class must be chosen again before the game starts.
@@ -236,7 +237,7 @@ def leave_before_start(state: dict, seat: str) -> None:
 # --- setup ----------------------------------------------------------------------------------
 
 
-def _rng(state: dict):
+def _rng(state: dict[str, Any]) -> random.Random:
     n = state["counters"]["setup"]
     state["counters"]["setup"] = n + 1
     return seeded_rng(state["seed"], "setup", n)
@@ -246,7 +247,7 @@ def bottom_middle(width: int) -> list[int]:
     return [math.ceil(width / 2), 1]
 
 
-def validate_start(state: dict) -> None:
+def validate_start(state: dict[str, Any]) -> None:
     """``start_game``'s checks (§3.3, §8.2), without changing anything."""
     missing = [p for p in state["players"] if not state["classes"].get(p)]
     if missing:
@@ -265,18 +266,29 @@ def validate_start(state: dict) -> None:
         raise IllegalAction("every edge square holds a redirect: there is nowhere to start")
 
 
-def start_game(state: dict) -> None:
+def start_game(state: dict[str, Any]) -> None:
     """Check the lobby and the drawn layout, then run setup as far as it can go alone."""
     validate_start(state)
     opts = state["options"]
     w, h = opts["board_width"], opts["board_height"]
     redirects = {key(r["square"]): r["kind"] for r in opts["redirects"]}
-    board = {"width": w, "height": h, "start": None, "exits": [], "pits": [],
-             "stop_walls": [[list(a), list(b)] for a, b in opts["stop_walls"]], "redirects": redirects}
+    board = {
+        "width": w,
+        "height": h,
+        "start": None,
+        "exits": [],
+        "pits": [],
+        "stop_walls": [[list(a), list(b)] for a, b in opts["stop_walls"]],
+        "redirects": redirects,
+    }
     state["board"] = board
     state["status"] = "setup"
-    log(state, "game_started", f"The game starts on a {w}×{h} board with "
-        f"{len(state['players'])} character{'s' if len(state['players']) > 1 else ''}.")
+    log(
+        state,
+        "game_started",
+        f"The game starts on a {w}×{h} board with "
+        f"{len(state['players'])} character{'s' if len(state['players']) > 1 else ''}.",
+    )
     if opts["start_square"] == "bottom_middle":
         _set_start(state, bottom_middle(w))
     elif opts["start_square"] == "random_edge":
@@ -285,17 +297,17 @@ def start_game(state: dict) -> None:
         state["phase"] = "placing_markers"
 
 
-def start_candidates(state: dict) -> list[list[int]]:
+def start_candidates(state: dict[str, Any]) -> list[list[int]]:
     board = state["board"]
     return [s for s in edge_squares(board) if key(s) not in board["redirects"]]
 
 
-def _need_on_board(board: dict, square: list[int]) -> None:
+def _need_on_board(board: dict[str, Any], square: list[int]) -> None:
     if not (1 <= square[0] <= board["width"] and 1 <= square[1] <= board["height"]):
         raise IllegalAction(f"{sq(square)} is off the {board['width']}×{board['height']} board")
 
 
-def choose_start(state: dict, square: list[int]) -> None:
+def choose_start(state: dict[str, Any], square: list[int]) -> None:
     board = state["board"]
     if board["start"] is not None or state["options"]["start_square"] != "chosen":
         raise IllegalAction("the start square is not being chosen now")
@@ -307,7 +319,7 @@ def choose_start(state: dict, square: list[int]) -> None:
     _set_start(state, square)
 
 
-def _set_start(state: dict, square: list[int]) -> None:
+def _set_start(state: dict[str, Any], square: list[int]) -> None:
     board = state["board"]
     board["start"] = list(square)
     log(state, "game_started", f"The start square is {sq(square)}.")
@@ -324,7 +336,7 @@ def _set_start(state: dict, square: list[int]) -> None:
     finish_setup(state)
 
 
-def _generate_walls(state: dict) -> None:
+def _generate_walls(state: dict[str, Any]) -> None:
     """§8.2: generated stop walls avoid walled edges and are re-rolled if they would cut the board;
     generated redirects go on squares other than the start that hold no redirect."""
     board, opts = state["board"], state["options"]
@@ -346,24 +358,33 @@ def _generate_walls(state: dict) -> None:
         walls.add(k)
         board["stop_walls"].append(edge)
     for _ in range(opts["random_redirects"]):
-        candidates = [[x, y] for y in range(1, h + 1) for x in range(1, w + 1)
-                      if [x, y] != board["start"] and key([x, y]) not in board["redirects"]]
-        square = rng.choice(candidates)
+        free_squares = [
+            [x, y]
+            for y in range(1, h + 1)
+            for x in range(1, w + 1)
+            if [x, y] != board["start"] and key([x, y]) not in board["redirects"]
+        ]
+        square = rng.choice(free_squares)
         board["redirects"][key(square)] = rng.choice(sorted(REDIRECT_TURNS))
     if opts["random_stop_walls"] or opts["random_redirects"]:
-        log(state, "game_started", f"Walls are generated: {len(board['stop_walls'])} stop walls and "
-            f"{len(board['redirects'])} redirects in all.")
+        log(
+            state,
+            "game_started",
+            f"Walls are generated: {len(board['stop_walls'])} stop walls and "
+            f"{len(board['redirects'])} redirects in all.",
+        )
 
 
-def marker_candidates(state: dict) -> list[list[int]]:
+def marker_candidates(state: dict[str, Any]) -> list[list[int]]:
     """Squares a marker may go on (§2.4): not the start, no marker, no redirect."""
     board = state["board"]
     used = {key(s) for s in board["exits"] + board["pits"]} | {key(board["start"])} | set(board["redirects"])
-    return [[x, y] for y in range(1, board["height"] + 1) for x in range(1, board["width"] + 1)
-            if key([x, y]) not in used]
+    return [
+        [x, y] for y in range(1, board["height"] + 1) for x in range(1, board["width"] + 1) if key([x, y]) not in used
+    ]
 
 
-def next_marker_kind(state: dict) -> str | None:
+def next_marker_kind(state: dict[str, Any]) -> str | None:
     board, opts = state["board"], state["options"]
     if len(board["exits"]) < opts["exit_count"]:
         return "exit"
@@ -372,7 +393,7 @@ def next_marker_kind(state: dict) -> str | None:
     return None
 
 
-def place_marker(state: dict, kind: str, square: list[int]) -> None:
+def place_marker(state: dict[str, Any], kind: str, square: list[int]) -> None:
     board = state["board"]
     if state["options"]["marker_placement"] != "manual" or board["start"] is None:
         raise IllegalAction("markers are not being placed by hand now")
@@ -391,12 +412,12 @@ def place_marker(state: dict, kind: str, square: list[int]) -> None:
         finish_setup(state)
 
 
-def _put_marker(state: dict, kind: str, square: list[int]) -> None:
+def _put_marker(state: dict[str, Any], kind: str, square: list[int]) -> None:
     state["board"]["exits" if kind == "exit" else "pits"].append(list(square))
     log(state, "game_started", f"{'An Exit' if kind == 'exit' else 'A Pit'} is placed on {sq(square)}.")
 
 
-def finish_setup(state: dict) -> None:
+def finish_setup(state: dict[str, Any]) -> None:
     """§2.5 steps 3–7: deck, stats, placement, hands, first turn."""
     opts = state["options"]
     rng = _rng(state)
@@ -439,13 +460,20 @@ def finish_setup(state: dict) -> None:
     if opts["turn_mode"] == "three_card_hand":
         _form_hands(state)
     state["status"] = "playing"
-    state["turn"] = {"current": None, "turn_number": 0, "round_number": 1, "movement_card": None,
-                     "drawn_this_turn": [], "fortune_used": False, "healed": []}
+    state["turn"] = {
+        "current": None,
+        "turn_number": 0,
+        "round_number": 1,
+        "movement_card": None,
+        "drawn_this_turn": [],
+        "fortune_used": False,
+        "healed": [],
+    }
     log(state, "game_started", f"Everyone starts on {sq(start)}.")
     turns.begin_turn(state, state["characters"][0])
 
 
-def _draw_stats(state: dict) -> None:
+def _draw_stats(state: dict[str, Any]) -> None:
     """§3.2: lives, then speed, each the first 2–10 card; everything drawn goes back and is shuffled."""
     drawn: list[str] = []
     for c in state["characters"]:
@@ -465,13 +493,17 @@ def _draw_stats(state: dict) -> None:
                 c["lives"] = c["max_lives"] = value(card)
             else:
                 c["speed"] = value(card)
-            log(state, "stats_drawn", f"{c['id']} draws {pretty(card)} for {stat}: {value(card)}"
-                + (f" (set aside {pretty_list(aside)})." if aside else "."))
+            log(
+                state,
+                "stats_drawn",
+                f"{c['id']} draws {pretty(card)} for {stat}: {value(card)}"
+                + (f" (set aside {pretty_list(aside)})." if aside else "."),
+            )
     _deck.shuffle_in(state, "stats", extra=drawn)
     log(state, "deck_shuffled", "The stats cards go back and the deck is shuffled.")
 
 
-def _form_hands(state: dict) -> None:
+def _form_hands(state: dict[str, Any]) -> None:
     """§2.5 step 6: draw until 3 number cards; face cards are discarded, never fought."""
     for c in state["characters"]:
         faces: list[str] = []
@@ -480,7 +512,10 @@ def _form_hands(state: dict) -> None:
             if card is None:
                 break
             c["hand"].append(card)
-        log(state, "hand_formed", f"{c['id']} forms a hand of {len(c['hand'])} cards"
-            + (f" (discarding {pretty_list(faces)})." if faces else "."))
+        log(
+            state,
+            "hand_formed",
+            f"{c['id']} forms a hand of {len(c['hand'])} cards"
+            + (f" (discarding {pretty_list(faces)})." if faces else "."),
+        )
         log(state, "hand_formed", f"Your hand: {pretty_list(c['hand'])}.", private=c["id"])
-

@@ -13,28 +13,31 @@ the adjusted board.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
 from . import apply, new_game, turns
 from .core import char
 
 
 def given(
-    party,
+    party: Sequence[tuple[str, str | None]],
     *,
-    deck=(),
-    exits=((5, 8),),
-    pits=((8, 8),),
-    positions=None,
-    lives=None,
-    speed=None,
-    deck_exact=None,
-    discard=None,
-    seed=1,
-    **options,
-) -> dict:
+    deck: Iterable[str] = (),
+    exits: Iterable[Sequence[int]] = ((5, 8),),
+    pits: Iterable[Sequence[int]] = ((8, 8),),
+    positions: Mapping[str, Sequence[int]] | None = None,
+    lives: Mapping[str, int | tuple[int, int]] | None = None,
+    speed: Mapping[str, int] | None = None,
+    deck_exact: Iterable[str] | None = None,
+    discard: Iterable[str] | None = None,
+    seed: int = 1,
+    **options: Any,
+) -> dict[str, Any]:
     """A started game. ``party`` is ``[(name, class), ...]`` in seat order; ``lives`` maps a name to
     ``lives`` or ``(lives, max_lives)``; ``deck_exact``/``discard`` replace the piles outright."""
     players = [name for name, _ in party]
-    opts = {"classes": dict(party), "shuffles": "stacked", "marker_placement": "manual"}
+    opts: dict[str, Any] = {"classes": dict(party), "shuffles": "stacked", "marker_placement": "manual"}
     if deck:
         opts["deck"] = list(deck)
     opts.update(options)
@@ -59,7 +62,7 @@ def given(
     return restart(s)
 
 
-def restart(s: dict) -> dict:
+def restart(s: dict[str, Any]) -> dict[str, Any]:
     """Begin turn 1 again (after a setup was adjusted by hand)."""
     for c in s["characters"]:
         c["turns_taken"] = 0
@@ -69,16 +72,17 @@ def restart(s: dict) -> dict:
     return s
 
 
-def act(s: dict, seat: str, kind: str, /, **params) -> dict:
+def act(s: dict[str, Any], seat: str, kind: str, /, **params: Any) -> dict[str, Any]:
     """``apply`` with the action written as keywords."""
     return apply(s, seat, {"type": kind, **params})
 
 
-def where(s: dict, name: str):
-    return char(s, name)["position"]
+def where(s: dict[str, Any], name: str) -> list[int] | None:
+    position: list[int] | None = char(s, name)["position"]
+    return position
 
 
-def stats(s: dict, name: str) -> tuple:
+def stats(s: dict[str, Any], name: str) -> tuple[int, int, int, int]:
     """(level, lives, max_lives, speed)."""
     c = char(s, name)
     return c["level"], c["lives"], c["max_lives"], c["speed"]

@@ -8,6 +8,8 @@ a combat instead (``combat.start``); the turn then ends without a card move (rul
 
 from __future__ import annotations
 
+from typing import Any, cast
+
 from ...cards import pretty, seeded_rng
 from ...errors import IllegalAction
 from . import combat, endings, party
@@ -17,11 +19,11 @@ from .data import CLASSES, HAND_SIZE, REVERSED_DIRECTION, SPELLS, SUIT_DIRECTION
 from .movement import walk
 
 
-def hand_mode(state: dict) -> bool:
-    return state["options"]["turn_mode"] == "three_card_hand"
+def hand_mode(state: dict[str, Any]) -> bool:
+    return bool(state["options"]["turn_mode"] == "three_card_hand")
 
 
-def begin_turn(state: dict, c: dict) -> None:
+def begin_turn(state: dict[str, Any], c: dict[str, Any]) -> None:
     """§4.1 step 1: pending spell effects become active, then the Healer's start-of-turn healing."""
     turn = state["turn"]
     turn["current"] = c["id"]
@@ -37,13 +39,17 @@ def begin_turn(state: dict, c: dict) -> None:
     effects = ""
     if c["active_effects"]:
         effects = " Active: " + ", ".join(SPELLS[e]["name"] for e in c["active_effects"]) + "."
-    log(state, "turn_started", f"Round {turn['round_number']}, turn {turn['turn_number']}: "
-        f"{c['id']} the {CLASSES[c['class']]['name']} at {sq(c['position'])}.{effects}")
+    log(
+        state,
+        "turn_started",
+        f"Round {turn['round_number']}, turn {turn['turn_number']}: "
+        f"{c['id']} the {CLASSES[c['class']]['name']} at {sq(c['position'])}.{effects}",
+    )
     if c["class"] == "healer":
         party.heal_at_start(state, c)
 
 
-def draw_card(state: dict, c: dict) -> None:
+def draw_card(state: dict[str, Any], c: dict[str, Any]) -> None:
     """§4.1 step 3 (the turn card) or §4.2 step 3 (the draw step: 1 card, 2 with Good Luck)."""
     if hand_mode(state):
         count = 2 if "good_luck" in c["active_effects"] else 1
@@ -80,11 +86,11 @@ def draw_card(state: dict, c: dict) -> None:
     _after_draw(state, c)
 
 
-def fortune_available(state: dict, c: dict) -> bool:
+def fortune_available(state: dict[str, Any], c: dict[str, Any]) -> bool:
     return "fortune_telling" in c["active_effects"] and not state["turn"]["fortune_used"]
 
 
-def _after_draw(state: dict, c: dict) -> None:
+def _after_draw(state: dict[str, Any], c: dict[str, Any]) -> None:
     if fortune_available(state, c):
         state["phase"] = "awaiting_fortune"
     elif hand_mode(state):
@@ -95,7 +101,7 @@ def _after_draw(state: dict, c: dict) -> None:
         move_with_card(state, c, card)
 
 
-def fortune_telling(state: dict, c: dict, card: str | None) -> None:
+def fortune_telling(state: dict[str, Any], c: dict[str, Any], card: str | None) -> None:
     """§4.1 step 4 / §4.2 step 4: discard one number card and draw a replacement, or keep."""
     turn = state["turn"]
     turn["fortune_used"] = True
@@ -138,7 +144,7 @@ def fortune_telling(state: dict, c: dict, card: str | None) -> None:
         move_with_card(state, c, new)
 
 
-def play_card(state: dict, c: dict, card: str) -> None:
+def play_card(state: dict[str, Any], c: dict[str, Any], card: str) -> None:
     if card not in c["hand"]:
         raise IllegalAction(f"{pretty(card)} is not in your hand")
     c["hand"].remove(card)
@@ -146,7 +152,7 @@ def play_card(state: dict, c: dict, card: str) -> None:
     move_with_card(state, c, card)
 
 
-def card_move(state: dict, c: dict, card: str) -> tuple[str, int]:
+def card_move(state: dict[str, Any], c: dict[str, Any], card: str) -> tuple[str, int]:
     """Direction and distance of a card move (§4.3, §4.4): value + Speed (+1 Haste), suit way
     (flipped by Reversal)."""
     suit = card[-1]
@@ -155,8 +161,16 @@ def card_move(state: dict, c: dict, card: str) -> tuple[str, int]:
     return direction, distance
 
 
-def move(state: dict, c: dict, direction: str, distance: int, what: str, *, card: str | None = None,
-         dash: bool = False) -> bool:
+def move(
+    state: dict[str, Any],
+    c: dict[str, Any],
+    direction: str,
+    distance: int,
+    what: str,
+    *,
+    card: str | None = None,
+    dash: bool = False,
+) -> bool:
     """Walk (§4.3) and record the ``moved`` event; the caller checks the final square.
 
     The event carries the §11.5 ``moved`` payload as ``move``: who, from, path, direction,
@@ -171,19 +185,34 @@ def move(state: dict, c: dict, direction: str, distance: int, what: str, *, card
         notes += " Active Reflex: it turns around."
     if result["redirects"]:
         notes += " Redirected at " + ", ".join(sq(p) for p in result["redirects"]) + "."
-    payload = {"who": c["id"], "from": list(start), "path": [list(p) for p in path], "direction": direction,
-               "distance": distance, "bounced": result["bounced"], "redirects": [list(p) for p in result["redirects"]],
-               "card": card, "dash": dash}
+    payload = {
+        "who": c["id"],
+        "from": list(start),
+        "path": [list(p) for p in path],
+        "direction": direction,
+        "distance": distance,
+        "bounced": result["bounced"],
+        "redirects": [list(p) for p in result["redirects"]],
+        "card": card,
+        "dash": dash,
+    }
     if path:
-        log(state, "moved", f"{c['id']} moves {direction} {distance} ({what}): "
-            + " → ".join(sq(p) for p in path) + f", ending at {sq(c['position'])}.{notes}", move=payload)
+        log(
+            state,
+            "moved",
+            f"{c['id']} moves {direction} {distance} ({what}): "
+            + " → ".join(sq(p) for p in path)
+            + f", ending at {sq(c['position'])}.{notes}",
+            move=payload,
+        )
     else:
-        log(state, "moved", f"{c['id']} cannot move {direction} ({what}) and stays at {sq(start)}.{notes}",
-            move=payload)
+        log(
+            state, "moved", f"{c['id']} cannot move {direction} ({what}) and stays at {sq(start)}.{notes}", move=payload
+        )
     return bool(path)
 
 
-def land(state: dict, c: dict) -> None:
+def land(state: dict[str, Any], c: dict[str, Any]) -> None:
     """§4.5: only the final square counts."""
     board = state["board"]
     if c["position"] in board["exits"]:
@@ -192,7 +221,7 @@ def land(state: dict, c: dict) -> None:
         endings.fall(state, c)
 
 
-def move_with_card(state: dict, c: dict, card: str) -> None:
+def move_with_card(state: dict[str, Any], c: dict[str, Any], card: str) -> None:
     """§4.1 step 5: move, discard the card, then check where the move ended."""
     direction, distance = card_move(state, c, card)
     moved = move(state, c, direction, distance, pretty(card), card=card)
@@ -203,9 +232,9 @@ def move_with_card(state: dict, c: dict, card: str) -> None:
         end_turn(state)
 
 
-def end_turn(state: dict) -> None:
+def end_turn(state: dict[str, Any]) -> None:
     """§4.6, for the character whose turn it is; skipped if it left the board in its turn."""
-    c = current(state)
+    c = cast("dict[str, Any]", current(state))  # a turn is under way
     if c["status"] != "active":
         pass_turn(state)
         return
@@ -219,7 +248,7 @@ def end_turn(state: dict) -> None:
     finish_turn(state)
 
 
-def discard_to_limit(state: dict, c: dict, cards: list[str]) -> None:
+def discard_to_limit(state: dict[str, Any], c: dict[str, Any], cards: list[str]) -> None:
     need = len(c["hand"]) - HAND_SIZE
     if len(cards) != need:
         raise IllegalAction(f"discard exactly {need} card{'s' if need != 1 else ''}")
@@ -235,15 +264,15 @@ def discard_to_limit(state: dict, c: dict, cards: list[str]) -> None:
     finish_turn(state)
 
 
-def finish_turn(state: dict) -> None:
+def finish_turn(state: dict[str, Any]) -> None:
     """§4.6 step 4: unused effects expire; then play passes on."""
-    c = current(state)
+    c = cast("dict[str, Any]", current(state))  # a turn is under way
     if c["status"] == "active":
         c["active_effects"] = []
     pass_turn(state)
 
 
-def potion_roll(state: dict, c: dict) -> None:
+def potion_roll(state: dict[str, Any], c: dict[str, Any]) -> None:
     """§8.3: a d20, re-rolling 1s; 19 or 20 heals 1."""
     rolls = []
     while True:
@@ -267,11 +296,11 @@ def potion_roll(state: dict, c: dict) -> None:
         log(state, "potion_roll", f"{text}. Nothing.")
 
 
-def pass_turn(state: dict) -> None:
+def pass_turn(state: dict[str, Any]) -> None:
     """§9.1, §7.4: the next active character in seat order; a new round when play wraps round."""
     if state["status"] != "playing":
         return
-    ended = current(state)
+    ended = cast("dict[str, Any]", current(state))  # a turn is under way
     chars = active(state)
     if not chars:
         endings.all_gone(state)

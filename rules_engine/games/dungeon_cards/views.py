@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from ... import kit
 from ...cards import pretty
 from . import actions, combat, turns
@@ -9,11 +11,11 @@ from .core import current, is_face, sq, value
 from .data import BOSSES, CLASSES, HIDDEN_OPTIONS, SPELLS
 
 
-def view(state: dict, seat: str | None) -> dict:
+def view(state: dict[str, Any], seat: str | None) -> dict[str, Any]:
     opts = state["options"]
     hand_mode = opts["turn_mode"] == "three_card_hand"
     board = state["board"]
-    out: dict = {
+    out: dict[str, Any] = {
         "game": "dungeon-cards",
         "status": state["status"],
         "phase": state["phase"],
@@ -45,29 +47,32 @@ def view(state: dict, seat: str | None) -> dict:
             "exits": [list(s) for s in board["exits"]],
             "pits": [list(s) for s in board["pits"]],
             "stop_walls": [[list(a), list(b)] for a, b in board["stop_walls"]],
-            "redirects": [{"square": [int(x) for x in k.split(",")], "kind": kind}
-                          for k, kind in board["redirects"].items()],
+            "redirects": [
+                {"square": [int(x) for x in k.split(",")], "kind": kind} for k, kind in board["redirects"].items()
+            ],
         }
     for c in state["characters"]:
         mine = c["id"] == seat
-        out["characters"].append({
-            "id": c["id"],
-            "class": c["class"],
-            "class_name": CLASSES[c["class"]]["name"],
-            "seat_number": c["seat_number"],
-            "level": c["level"],
-            "lives": c["lives"],
-            "max_lives": c["max_lives"],
-            "speed": c["speed"],
-            "position": list(c["position"]) if c["position"] else None,
-            "status": c["status"],
-            "hand_count": len(c["hand"]),
-            "hand": list(c["hand"]) if mine else None,
-            "pending_effects": list(c["pending_effects"]),
-            "active_effects": list(c["active_effects"]),
-            "turns_taken": c["turns_taken"],
-            "bosses_defeated": list(c["bosses_defeated"]),
-        })
+        out["characters"].append(
+            {
+                "id": c["id"],
+                "class": c["class"],
+                "class_name": CLASSES[c["class"]]["name"],
+                "seat_number": c["seat_number"],
+                "level": c["level"],
+                "lives": c["lives"],
+                "max_lives": c["max_lives"],
+                "speed": c["speed"],
+                "position": list(c["position"]) if c["position"] else None,
+                "status": c["status"],
+                "hand_count": len(c["hand"]),
+                "hand": list(c["hand"]) if mine else None,
+                "pending_effects": list(c["pending_effects"]),
+                "active_effects": list(c["active_effects"]),
+                "turns_taken": c["turns_taken"],
+                "bosses_defeated": list(c["bosses_defeated"]),
+            }
+        )
     turn = state["turn"]
     if turn is not None:
         cur = turn["current"]
@@ -109,12 +114,12 @@ def view(state: dict, seat: str | None) -> dict:
             "pending_rewards": list(cb["pending_rewards"]),
             "dash": dict(cb["dash"]) if cb["dash"] else None,
         }
-    if seat in state["players"]:
+    if seat is not None and seat in state["players"]:  # a spectator's None is never a player; mypy needs the test
         out["actions"] = [{"action": a, "label": action_label(state, a)} for a in actions.legal(state, seat)]
     return out
 
 
-def _log_entry(e: dict) -> dict:
+def _log_entry(e: dict[str, Any]) -> dict[str, Any]:
     """A log entry as a page sees it: event and text, and a move's public path (§11.5 ``moved``)."""
     out = {"event": e["event"], "text": e["text"]}
     if "move" in e:
@@ -122,16 +127,18 @@ def _log_entry(e: dict) -> dict:
     return out
 
 
-def warnings(state: dict) -> list[str]:
+def warnings(state: dict[str, Any]) -> list[str]:
     opts = state["options"]
     out = []
     if opts["draw_stats"]:
-        out.append("Draw your Stats is on: a Speed of 5 or more makes every move at least 6 squares, "
-                   "which can leave middle squares unreachable. A larger board is suggested.")
+        out.append(
+            "Draw your Stats is on: a Speed of 5 or more makes every move at least 6 squares, "
+            "which can leave middle squares unreachable. A larger board is suggested."
+        )
     return out
 
 
-def result(state: dict) -> dict | None:
+def result(state: dict[str, Any]) -> dict[str, Any] | None:
     if state["status"] != "finished":
         return None
     outcome = state["outcome"]
@@ -152,7 +159,7 @@ def result(state: dict) -> dict | None:
     }
 
 
-def action_label(state: dict, action: dict) -> str:
+def action_label(state: dict[str, Any], action: dict[str, Any]) -> str:
     """Words for a button. ``action`` should be well formed (e.g. from ``legal_actions``)."""
     kind, p = actions.parse(action)
     if kind == "join_game":
@@ -199,5 +206,3 @@ def action_label(state: dict, action: dict) -> str:
             return f"Dash {p['direction']} {value(cb['dash']['card'])}"
         return f"Dash {p['direction']}"
     return kind  # pragma: no cover
-
-

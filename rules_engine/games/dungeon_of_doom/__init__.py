@@ -62,7 +62,9 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Mapping
 from functools import cache
+from typing import Any, cast
 
 from ... import kit
 from ...errors import IllegalAction, InvalidAction
@@ -83,9 +85,25 @@ from .maps import (
 )
 
 __all__ = [
-    "slug", "title", "min_players", "max_players", "new_game", "legal_actions", "apply", "view",
-    "result", "dump", "load", "action_label", "parse_map", "generate_map", "shipped_maps",
-    "MapError", "DungeonMap", "SIZES", "field_of_view",
+    "slug",
+    "title",
+    "min_players",
+    "max_players",
+    "new_game",
+    "legal_actions",
+    "apply",
+    "view",
+    "result",
+    "dump",
+    "load",
+    "action_label",
+    "parse_map",
+    "generate_map",
+    "shipped_maps",
+    "MapError",
+    "DungeonMap",
+    "SIZES",
+    "field_of_view",
 ]
 
 slug = "dungeon-of-doom"
@@ -99,11 +117,23 @@ BLURB = (
     "only what your lantern lights: gather gold, arm yourself, fight or dodge the other "
     "delvers, and be the first to reach the exit with the gold the map demands."
 )
-TABLE_SIZE = Option("max_players", "Players at the table", "int", 4, min_players, max_players,
-                    help="1 to 8 living players at once.")
-TURN_SECONDS = Option("turn_seconds", "Time per turn", "choice", "120",
-                      choices=(("0", "No limit"), ("30", "30 seconds"), ("60", "1 minute"), ("120", "2 minutes"),
-                               ("300", "5 minutes"), ("600", "10 minutes")))
+TABLE_SIZE = Option(
+    "max_players", "Players at the table", "int", 4, min_players, max_players, help="1 to 8 living players at once."
+)
+TURN_SECONDS = Option(
+    "turn_seconds",
+    "Time per turn",
+    "choice",
+    "120",
+    choices=(
+        ("0", "No limit"),
+        ("30", "30 seconds"),
+        ("60", "1 minute"),
+        ("120", "2 minutes"),
+        ("300", "5 minutes"),
+        ("600", "10 minutes"),
+    ),
+)
 OPTIONS = (TABLE_SIZE, TURN_SECONDS)
 """The creation form's options (the map is chosen by ``form_options`` from its own fields)."""
 TEST_OPTIONS = ("dice", "start_positions")
@@ -115,7 +145,7 @@ Every viewer's page draws the whole map at the end, at about 120 bytes a cell: 3
 that page near 430 KB, three times the largest random map, where 100 × 100 made it 1.2 MB."""
 
 
-def form_options(form, options: dict) -> None:
+def form_options(form: Mapping[str, Any], options: dict[str, Any]) -> None:
     """The creation form's map: a shipped one, a fresh random one (S/M/L), or the player's own,
     pasted (``map_text``) or uploaded (``map_file``, its bytes)."""
     choice = str(form.get("map_choice") or DEFAULT_MAP)
@@ -143,10 +173,12 @@ def form_options(form, options: dict) -> None:
             raise InvalidAction(
                 f"That map is {dungeon.width} × {dungeon.height} = {dungeon.width * dungeon.height:,} cells; "
                 f"Delve hosts maps of up to {UPLOAD_MAX_CELLS:,} cells (60 × 60, or any shape that size), "
-                "so every player's page stays light.")
+                "so every player's page stays light."
+            )
         options["map"] = text
     else:
         raise InvalidAction("Choose one of the listed maps.")
+
 
 DEFAULT_TABLE = 4
 DEFAULT_TURN_SECONDS = 120
@@ -184,8 +216,10 @@ _WORDING = kit.Wording(
 # its lowercase on an exit (only gold dropped by a death can lie there, ruling 20).
 _UNSEEN = "?"
 _SEEN = re.compile(r"[^?]")
-_CODE_ITEM = {**{c: ("floor", k) for c, k in zip("GHSAL", ("gold", "potion", "sword", "armour", "lantern"))},
-              **{c.lower(): ("exit", k) for c, k in zip("GHSAL", ("gold", "potion", "sword", "armour", "lantern"))}}
+_CODE_ITEM = {
+    **{c: ("floor", k) for c, k in zip("GHSAL", ("gold", "potion", "sword", "armour", "lantern"))},
+    **{c.lower(): ("exit", k) for c, k in zip("GHSAL", ("gold", "potion", "sword", "armour", "lantern"))},
+}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -207,7 +241,9 @@ def _check_pos(value: object, what: str) -> list[int]:
     return [value[0], value[1]]
 
 
-def _check_options(options: dict | None, players: list[str], seed: int | str) -> tuple[dict, DungeonMap]:
+def _check_options(
+    options: dict[str, Any] | None, players: list[str], seed: int | str
+) -> tuple[dict[str, Any], DungeonMap]:
     if options is None:
         options = {}
     if not isinstance(options, dict):
@@ -276,7 +312,7 @@ def _check_options(options: dict | None, players: list[str], seed: int | str) ->
     return normal, dungeon
 
 
-def new_game(seed: int, players: list[str], options: dict | None = None) -> dict:
+def new_game(seed: int, players: list[str], options: dict[str, Any] | None = None) -> dict[str, Any]:
     """A new game with ``players`` (seats, in join order) placed at random; the first seat moves.
 
     >>> s = new_game(1, ["p1"], {"start_positions": {"p1": [5, 5]}})
@@ -323,15 +359,15 @@ def new_game(seed: int, players: list[str], options: dict | None = None) -> dict
 # The transaction: a copy-on-write working copy of a state for one action
 
 
-def _pos(p: dict) -> tuple[int, int]:
+def _pos(p: dict[str, Any]) -> tuple[int, int]:
     return (p["pos"][0], p["pos"][1])
 
 
-def _lantern(p: dict) -> bool:
+def _lantern(p: dict[str, Any]) -> bool:
     return "lantern" in p["kit"]
 
 
-def _sees(viewer: dict, cell: tuple[int, int] | list[int]) -> bool:
+def _sees(viewer: dict[str, Any], cell: tuple[int, int] | list[int]) -> bool:
     pos = viewer["pos"]
     return vision.in_field(cell[0] - pos[0], cell[1] - pos[1], lantern="lantern" in viewer["kit"])
 
@@ -340,7 +376,9 @@ class _Tx:
     """A new state under construction. The input state is never touched: containers are
     copied the first time they change and everything unchanged is shared (states are values)."""
 
-    def __init__(self, state: dict, *, step: int):
+    players: list[dict[str, Any]]
+
+    def __init__(self, state: dict[str, Any], *, step: int):
         self.old = state
         self.state = dict(state)
         self.state["step"] = step
@@ -348,10 +386,10 @@ class _Tx:
         self.players = self.state["players"] = list(state["players"])
         self.slot = {p["seat"]: i for i, p in enumerate(self.players)}
         self._own: set[int] = set()
-        self.events: list[dict] = []
+        self.events: list[dict[str, Any]] = []
         self.moved: set[str] = set()  # seats whose field of view moved or widened
         self.changed: set[tuple[int, int]] = set()  # cells whose item changed
-        self._items: dict | None = None
+        self._items: dict[tuple[int, int], dict[str, Any]] | None = None
         self._items_dirty = False
         self.terrain = state["map"]["terrain"]
         self.height = state["map"]["height"]
@@ -359,26 +397,26 @@ class _Tx:
 
     # -- reading and copy-on-write -------------------------------------------------------------
 
-    def player(self, seat: str) -> dict | None:
+    def player(self, seat: str) -> dict[str, Any] | None:
         i = self.slot.get(seat)
         return None if i is None else self.players[i]
 
-    def edit(self, seat: str) -> dict:
+    def edit(self, seat: str) -> dict[str, Any]:
         i = self.slot[seat]
         if i not in self._own:
             self.players[i] = dict(self.players[i])
             self._own.add(i)
         return self.players[i]
 
-    def alive(self) -> list[dict]:
+    def alive(self) -> list[dict[str, Any]]:
         return [p for p in self.players if p["status"] == "alive"]
 
-    def items(self) -> dict[tuple[int, int], dict]:
+    def items(self) -> dict[tuple[int, int], dict[str, Any]]:
         if self._items is None:
             self._items = {(it["pos"][0], it["pos"][1]): it for it in self.state["map"]["items"]}
         return self._items
 
-    def set_item(self, pos: tuple[int, int], item: dict | None) -> None:
+    def set_item(self, pos: tuple[int, int], item: dict[str, Any] | None) -> None:
         items = self.items()
         if item is None:
             items.pop(pos, None)
@@ -390,7 +428,7 @@ class _Tx:
     def rng(self) -> random.Random:
         return random.Random(f"{self.state['seed']}:{self.step}")  # 10.4
 
-    def event(self, kind: str, to: list[str] | None, **data) -> None:
+    def event(self, kind: str, to: list[str] | None, **data: Any) -> None:
         """Record an event for ``to`` (a list of seats) or everyone (``None``)."""
         self.events.append({"seq": self.step, "type": kind, "to": to, **data})
 
@@ -418,18 +456,20 @@ class _Tx:
             pos = tiles[rng.randrange(len(tiles))]
         self.slot[seat] = len(self.players)
         self._own.add(len(self.players))
-        self.players.append({
-            "seat": seat,
-            "status": "alive",
-            "cause": None,
-            "pos": [pos[0], pos[1]],
-            "hp": START_HP,
-            "gold": 0,
-            "kit": [],
-            "ap": None,
-            "timeouts": 0,
-            "memory": {"rows": [_UNSEEN * self.width] * self.height, "gold": {}},
-        })
+        self.players.append(
+            {
+                "seat": seat,
+                "status": "alive",
+                "cause": None,
+                "pos": [pos[0], pos[1]],
+                "hp": START_HP,
+                "gold": 0,
+                "kit": [],
+                "ap": None,
+                "timeouts": 0,
+                "memory": {"rows": [_UNSEEN * self.width] * self.height, "gold": {}},
+            }
+        )
         self.moved.add(seat)
         return None
 
@@ -462,7 +502,7 @@ class _Tx:
         """End the current turn; the next living seat in join order starts (4.2)."""
         turn = self.state["turn"]
         current = turn["seat"]
-        if self.player(current)["ap"] is not None:
+        if cast("dict[str, Any]", self.player(current))["ap"] is not None:  # the seat whose turn it is
             self.edit(current)["ap"] = None
         start = self.slot[current]
         count = len(self.players)
@@ -493,7 +533,7 @@ class _Tx:
 
     def check_win(self, seat: str) -> bool:
         """7.1: right after the actor's own successful move or pickup."""
-        p = self.player(seat)
+        p = cast("dict[str, Any]", self.player(seat))  # the actor
         r, c = p["pos"]
         if self.terrain[r][c] == "E" and p["gold"] >= self.state["map"]["target"]:
             self.game_over([seat], "escaped")
@@ -516,16 +556,17 @@ class _Tx:
 
     def after_own_action(self, seat: str) -> None:
         """4.3: an action that leaves 0 AP ends the turn at once."""
-        if self.state["result"] is None and self.player(seat)["ap"] == 0:
+        if self.state["result"] is None and cast("dict[str, Any]", self.player(seat))["ap"] == 0:  # the actor
             self.pass_turn()
 
     # -- closing -------------------------------------------------------------------------------
 
-    def finish(self) -> dict:
+    def finish(self) -> dict[str, Any]:
         s = self.state
         if self._items_dirty:
             s["map"] = dict(s["map"])
-            s["map"]["items"] = [self._items[pos] for pos in sorted(self._items)]
+            items = cast("dict[tuple[int, int], dict[str, Any]]", self._items)  # set_item read them
+            s["map"]["items"] = [items[pos] for pos in sorted(items)]
         self._remember()
         if self.events:
             s["events"] = _still_showable(self.old["events"] + self.events)
@@ -548,14 +589,19 @@ class _Tx:
                 self.edit(p["seat"])["memory"] = memory
 
 
-def _code(tile: str, item: dict | None) -> str:
+def _code(tile: str, item: dict[str, Any] | None) -> str:
     if item is None:
         return tile
     char = ITEM_CHARS[item["kind"]]
     return char if tile != "E" else char.lower()
 
 
-def _memorise(memory: dict, cells: list[tuple[int, int]], terrain: list[str], items: dict) -> dict:
+def _memorise(
+    memory: dict[str, Any],
+    cells: list[tuple[int, int]],
+    terrain: list[str],
+    items: dict[tuple[int, int], dict[str, Any]],
+) -> dict[str, Any]:
     """``memory`` with ``cells`` written as they are now; the same object if nothing changed."""
     rows, gold = memory["rows"], memory["gold"]
     by_row: dict[int, list[tuple[int, str]]] = {}
@@ -592,28 +638,31 @@ def _memorise(memory: dict, cells: list[tuple[int, int]], terrain: list[str], it
 # Legality: one function per question, shared by apply and legal_actions
 
 
-def _find(state: dict, seat: str) -> dict | None:
+def _find(state: dict[str, Any], seat: str) -> dict[str, Any] | None:
+    p: dict[str, Any]
     for p in state["players"]:
         if p["seat"] == seat:
             return p
     return None
 
 
-def _occupant(state: dict, pos: tuple[int, int]) -> dict | None:
+def _occupant(state: dict[str, Any], pos: tuple[int, int]) -> dict[str, Any] | None:
+    p: dict[str, Any]
     for p in state["players"]:
         if p["status"] == "alive" and p["pos"][0] == pos[0] and p["pos"][1] == pos[1]:
             return p
     return None
 
 
-def _item_at(state: dict, pos: tuple[int, int]) -> dict | None:
+def _item_at(state: dict[str, Any], pos: tuple[int, int]) -> dict[str, Any] | None:
+    item: dict[str, Any]
     for item in state["map"]["items"]:
         if item["pos"][0] == pos[0] and item["pos"][1] == pos[1]:
             return item
     return None
 
 
-def _acting_problem(state: dict, p: dict | None) -> str | None:
+def _acting_problem(state: dict[str, Any], p: dict[str, Any] | None) -> str | None:
     """Why this seat may not take a turn action now (None if it may)."""
     if state["result"] is not None:
         return "the game is over"
@@ -626,7 +675,7 @@ def _acting_problem(state: dict, p: dict | None) -> str | None:
     return None
 
 
-def _target(state: dict, p: dict, direction: str) -> tuple[tuple[int, int], bool]:
+def _target(state: dict[str, Any], p: dict[str, Any], direction: str) -> tuple[tuple[int, int], bool]:
     dr, dc = DIRECTIONS[direction]
     r, c = p["pos"][0] + dr, p["pos"][1] + dc
     m = state["map"]
@@ -634,7 +683,7 @@ def _target(state: dict, p: dict, direction: str) -> tuple[tuple[int, int], bool
     return (r, c), on_map
 
 
-def _move_problem(state: dict, p: dict, direction: str) -> str | None:
+def _move_problem(state: dict[str, Any], p: dict[str, Any], direction: str) -> str | None:
     pos, on_map = _target(state, p, direction)
     where = DIRECTION_NAMES[direction]
     if not on_map:
@@ -650,7 +699,7 @@ def _move_problem(state: dict, p: dict, direction: str) -> str | None:
 _ARTICLE = {"sword": "a sword", "armour": "armour", "lantern": "a lantern"}
 
 
-def _pickup_problem(state: dict, p: dict) -> str | None:
+def _pickup_problem(state: dict[str, Any], p: dict[str, Any]) -> str | None:
     item = _item_at(state, _pos(p))
     if item is None:
         return "there is nothing here to pick up"
@@ -659,14 +708,14 @@ def _pickup_problem(state: dict, p: dict) -> str | None:
     return None
 
 
-def _attack_problem(state: dict, p: dict, direction: str) -> str | None:
+def _attack_problem(state: dict[str, Any], p: dict[str, Any], direction: str) -> str | None:
     pos, on_map = _target(state, p, direction)
     if not on_map or _occupant(state, pos) is None:
         return f"there is nobody to attack to the {DIRECTION_NAMES[direction]}"  # ruling 12
     return None
 
 
-def _join_problem(state: dict, seat: str) -> str | None:
+def _join_problem(state: dict[str, Any], seat: str) -> str | None:
     if state["result"] is not None:
         return "the game is over"
     p = _find(state, seat)
@@ -693,7 +742,7 @@ def _join_problem(state: dict, seat: str) -> str | None:
     return None
 
 
-def legal_actions(state: dict, seat: str) -> list[dict]:
+def legal_actions(state: dict[str, Any], seat: str) -> list[dict[str, Any]]:
     """Every player action ``apply`` accepts for ``seat`` now (never ``timeout``/``drop``).
 
     >>> s = new_game(3, ["p1", "p2"], {"start_positions": {"p1": [5, 5], "p2": [7, 5]}})
@@ -723,7 +772,7 @@ def legal_actions(state: dict, seat: str) -> list[dict]:
 # Apply
 
 
-def apply(state: dict, seat: str, action: dict) -> dict:
+def apply(state: dict[str, Any], seat: str, action: dict[str, Any]) -> dict[str, Any]:
     """The state after ``seat`` takes ``action``; the input state is never modified.
 
     Raises ``InvalidAction`` for a malformed action and ``IllegalAction`` (with the reason a
@@ -760,6 +809,7 @@ def apply(state: dict, seat: str, action: dict) -> dict:
         if kind == "timeout" and problem.startswith("it is not"):
             problem = "only the player whose turn it is can time out"
         raise IllegalAction(problem)
+    p = cast("dict[str, Any]", p)  # _acting_problem refused a None
     if kind == "move":
         problem = _move_problem(state, p, action["dir"])
     elif kind == "pickup":
@@ -774,7 +824,7 @@ def apply(state: dict, seat: str, action: dict) -> dict:
     return tx.finish()
 
 
-def _do_move(tx: _Tx, seat: str, action: dict) -> None:
+def _do_move(tx: _Tx, seat: str, action: dict[str, Any]) -> None:
     p = tx.edit(seat)
     dr, dc = DIRECTIONS[action["dir"]]
     p["pos"] = [p["pos"][0] + dr, p["pos"][1] + dc]
@@ -786,7 +836,7 @@ def _do_move(tx: _Tx, seat: str, action: dict) -> None:
         tx.after_own_action(seat)
 
 
-def _do_pickup(tx: _Tx, seat: str, action: dict) -> None:
+def _do_pickup(tx: _Tx, seat: str, action: dict[str, Any]) -> None:
     p = tx.edit(seat)
     pos = _pos(p)
     item = tx.items()[pos]
@@ -816,13 +866,11 @@ def _do_pickup(tx: _Tx, seat: str, action: dict) -> None:
         tx.after_own_action(seat)
 
 
-def _do_attack(tx: _Tx, seat: str, action: dict) -> None:
+def _do_attack(tx: _Tx, seat: str, action: dict[str, Any]) -> None:
     direction = action["dir"]
     attacker = tx.edit(seat)
     target_pos, _ = _target(tx.state, attacker, direction)
-    target_seat = next(
-        q["seat"] for q in tx.alive() if q["pos"][0] == target_pos[0] and q["pos"][1] == target_pos[1]
-    )
+    target_seat = next(q["seat"] for q in tx.alive() if q["pos"][0] == target_pos[0] and q["pos"][1] == target_pos[1])
     target = tx.edit(target_seat)
     dice, used = tx.state["options"]["dice"], tx.state["dice_used"]
     if used < len(dice):
@@ -839,9 +887,7 @@ def _do_attack(tx: _Tx, seat: str, action: dict) -> None:
     tx.event("attack", [seat], **data)
     tx.event("attack", [target_seat], **data, hp=hp)
     for other in tx.alive():
-        if other["seat"] not in (seat, target_seat) and (
-            _sees(other, attacker["pos"]) or _sees(other, target_pos)
-        ):
+        if other["seat"] not in (seat, target_seat) and (_sees(other, attacker["pos"]) or _sees(other, target_pos)):
             tx.event("attack_seen", [other["seat"]], attacker=seat, target=target_seat, hit=hit)
     if hp != target["hp"]:
         tx.event("hp_changed", [target_seat], delta=hp - target["hp"], hp=hp)
@@ -851,12 +897,12 @@ def _do_attack(tx: _Tx, seat: str, action: dict) -> None:
     tx.pass_turn()
 
 
-def _do_end_turn(tx: _Tx, seat: str, action: dict) -> None:
+def _do_end_turn(tx: _Tx, seat: str, action: dict[str, Any]) -> None:
     tx.edit(seat)["timeouts"] = 0
     tx.pass_turn()
 
 
-def _do_timeout(tx: _Tx, seat: str, action: dict) -> None:
+def _do_timeout(tx: _Tx, seat: str, action: dict[str, Any]) -> None:
     p = tx.edit(seat)
     p["timeouts"] += 1
     tx.event("timed_out", None, seat=seat)
@@ -879,11 +925,13 @@ _HANDLERS = {
 # View, result, dump/load
 
 
-def _item_view(item: dict | None) -> dict | None:
+def _item_view(item: dict[str, Any] | None) -> dict[str, Any] | None:
     return None if item is None else {"kind": item["kind"], "amount": item["amount"]}
 
 
-def _field_view(state: dict, p: dict) -> tuple[list[dict], list[str], set[tuple[int, int]]]:
+def _field_view(
+    state: dict[str, Any], p: dict[str, Any]
+) -> tuple[list[dict[str, Any]], list[str], set[tuple[int, int]]]:
     m = state["map"]
     terrain, height, width = m["terrain"], m["height"], m["width"]
     lantern = _lantern(p)
@@ -891,9 +939,7 @@ def _field_view(state: dict, p: dict) -> tuple[list[dict], list[str], set[tuple[
     cells = vision.field_cells(me, lantern=lantern, height=height, width=width)
     cellset = set(cells)
     items = {(it["pos"][0], it["pos"][1]): it for it in m["items"] if (it["pos"][0], it["pos"][1]) in cellset}
-    people = {
-        _pos(q): q["seat"] for q in state["players"] if q["status"] == "alive" and _pos(q) in cellset
-    }
+    people = {_pos(q): q["seat"] for q in state["players"] if q["status"] == "alive" and _pos(q) in cellset}
     visible = [
         {
             "pos": [r, c],
@@ -916,9 +962,9 @@ def _field_view(state: dict, p: dict) -> tuple[list[dict], list[str], set[tuple[
     return visible, look, cellset
 
 
-def _memory_view(p: dict, visible: set[tuple[int, int]]) -> list[dict]:
+def _memory_view(p: dict[str, Any], visible: set[tuple[int, int]]) -> list[dict[str, Any]]:
     gold = p["memory"]["gold"]
-    out = []
+    out: list[dict[str, Any]] = []
     for r, row in enumerate(p["memory"]["rows"]):
         for match in _SEEN.finditer(row):
             c = match.start()
@@ -934,7 +980,7 @@ def _memory_view(p: dict, visible: set[tuple[int, int]]) -> list[dict]:
     return out
 
 
-def _final(state: dict) -> dict:
+def _final(state: dict[str, Any]) -> dict[str, Any]:
     m = state["map"]
     items = m["items"]
     return {
@@ -957,7 +1003,7 @@ def _final(state: dict) -> dict:
     }
 
 
-def view(state: dict, seat: str | None) -> dict:
+def view(state: dict[str, Any], seat: str | None) -> dict[str, Any]:
     """What ``seat`` (or a spectator, ``None``) may know; the shape is in the module docstring.
 
     >>> s = new_game(5, ["p1", "p2"], {"start_positions": {"p1": [5, 5], "p2": [9, 1]}})
@@ -972,7 +1018,7 @@ def view(state: dict, seat: str | None) -> dict:
     over = state["result"] is not None
     turn = state["turn"]
     p = _find(state, seat) if isinstance(seat, str) else None
-    out = {
+    out: dict[str, Any] = {
         "status": "finished" if over else "running",
         "map": {
             "name": m["name"] or "Unnamed dungeon",
@@ -983,9 +1029,9 @@ def view(state: dict, seat: str | None) -> dict:
             # .get: states stored before random_map existed lack the key.
             "random": opts.get("random_map"),
         },
-        "turn": None if turn is None else {
-            "number": turn["number"], "seat": turn["seat"], "seconds": opts["turn_seconds"]
-        },
+        "turn": None
+        if turn is None
+        else {"number": turn["number"], "seat": turn["seat"], "seconds": opts["turn_seconds"]},
         "players": [{"seat": q["seat"], "status": q["status"], "cause": q["cause"]} for q in state["players"]],
         "me": None,
         "visible": [],
@@ -1015,7 +1061,7 @@ def view(state: dict, seat: str | None) -> dict:
     return out
 
 
-def _still_showable(events: list[dict]) -> list[dict]:
+def _still_showable(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The events some view can still show (10.7 keeps "events with their audiences").
 
     Every viewer receives the events addressed to everyone, so each viewer's latest
@@ -1031,7 +1077,7 @@ def _still_showable(events: list[dict]) -> list[dict]:
     return events
 
 
-def _events_for(state: dict, seat: str | None) -> list[dict]:
+def _events_for(state: dict[str, Any], seat: str | None) -> list[dict[str, Any]]:
     picked = []
     for event in reversed(state["events"]):
         to = event["to"]
@@ -1053,17 +1099,22 @@ _CAUSE_TEXT = {
     "disconnected": "lost the connection for too long",
     "idle": "ran out of time three turns in a row",
 }
-_ITEM_TEXT = {"gold": "gold", "potion": "a health potion", "sword": "a sword", "armour": "armour",
-              "lantern": "a lantern"}
+_ITEM_TEXT = {
+    "gold": "gold",
+    "potion": "a health potion",
+    "sword": "a sword",
+    "armour": "armour",
+    "lantern": "a lantern",
+}
 
 
-def event_text(event: dict, viewer: str | None) -> str:
+def event_text(event: dict[str, Any], viewer: str | None) -> str:
     """One plain-English log line for ``event`` as ``viewer`` reads it.
 
     >>> event_text({"type": "turn_started", "seat": "p2", "turn": 2}, "p2")
     'Turn 2: your turn.'
     """
-    kind = event["type"]
+    kind: str = event["type"]
 
     def who(seat: str) -> str:
         return "you" if seat == viewer else seat
@@ -1099,8 +1150,10 @@ def event_text(event: dict, viewer: str | None) -> str:
         outcome = "missed"
         if event["hit"]:
             damage = event.get("damage")
-            outcome = "hit" if damage is None else (
-                "hit, but the armour absorbed it" if damage == 0 else f"hit for {damage} damage"
+            outcome = (
+                "hit"
+                if damage is None
+                else ("hit, but the armour absorbed it" if damage == 0 else f"hit for {damage} damage")
             )
         line = f"{Who(event['attacker'])} attacked {who(event['target'])}: {outcome}."
         if "hp" in event:
@@ -1136,7 +1189,7 @@ def field_of_view(lantern: bool) -> tuple[tuple[int, int], ...]:
     return vision.field_offsets(lantern)
 
 
-def result(state: dict) -> dict | None:
+def result(state: dict[str, Any]) -> dict[str, Any] | None:
     """``None`` while running, else ``{"winners", "scores", "reason"}`` (10.8)."""
     res = state["result"]
     if res is None:
@@ -1154,7 +1207,7 @@ absence_action = {"type": "drop"}
 join_action = {"type": "join"}
 
 
-def living_seats(state: dict) -> list[str]:
+def living_seats(state: dict[str, Any]) -> list[str]:
     """The seats still playing (alive): a roster cap counts these, never the dead or the departed.
 
     >>> s = new_game(3, ["p1", "p2"], {"start_positions": {"p1": [5, 5], "p2": [7, 5]}})
@@ -1164,7 +1217,7 @@ def living_seats(state: dict) -> list[str]:
     return [p["seat"] for p in state["players"] if p["status"] == "alive"]
 
 
-def turn_clock(state: dict) -> dict | None:
+def turn_clock(state: dict[str, Any]) -> dict[str, Any] | None:
     """The running turn, for the web layer's timer: ``{seat, number, seconds}``; None when over.
 
     ``seconds`` is ``options.turn_seconds`` (0 = no limit)."""
@@ -1175,26 +1228,28 @@ def turn_clock(state: dict) -> dict | None:
     return {"seat": turn["seat"], "number": turn["number"], "seconds": seconds}
 
 
-def dump(state: dict) -> dict:
+def dump(state: dict[str, Any]) -> dict[str, Any]:
     """The complete state (10.2) as a fresh JSON-safe dict."""
-    return kit.deep_copy(state)
+    copy: dict[str, Any] = kit.deep_copy(state)
+    return copy
 
 
-def load(data: dict) -> dict:
+def load(data: dict[str, Any]) -> dict[str, Any]:
     """A state from ``dump`` output: ``load(json.loads(json.dumps(dump(s)))) == s``."""
     if not isinstance(data, dict) or set(data) != set(STATE_KEYS):
         raise InvalidAction("this is not a saved Dungeon of Doom game")
-    return kit.deep_copy(data)
+    copy: dict[str, Any] = kit.deep_copy(data)
+    return copy
 
 
-def action_label(state: dict, action: dict) -> str:
+def action_label(state: dict[str, Any], action: dict[str, Any]) -> str:
     """A short button label for ``action`` in the current state.
 
     >>> s = new_game(3, ["p1", "p2"], {"start_positions": {"p1": [5, 4], "p2": [5, 5]}})
     >>> [action_label(s, a) for a in legal_actions(s, "p1")]
     ['Move west', 'Pick up the lantern', 'Attack p2 (east)', 'End turn', 'Leave the game']
     """
-    kind = action.get("type") if isinstance(action, dict) else None
+    kind: Any = action.get("type") if isinstance(action, dict) else None
     direction = action.get("dir") if isinstance(action, dict) else None
     where = DIRECTION_NAMES.get(direction, "") if isinstance(direction, str) else ""
     turn = state["turn"]

@@ -24,10 +24,21 @@ SIZES: dict[str, tuple[int, int, tuple[int, int], int, int, int, int]] = {
     "L": (41, 27, (6, 9), 8, 3, 6, 8),
 }
 
-_ADJECTIVES = ("Sunken", "Forgotten", "Mouldering", "Silent", "Crooked", "Flooded", "Hollow",
-               "Whispering", "Smoky", "Bleak", "Gilded", "Shattered")
-_PLACES = ("Halls", "Crypt", "Warrens", "Vaults", "Cellars", "Catacombs", "Galleries", "Pits",
-           "Passages", "Undercroft")
+_ADJECTIVES = (
+    "Sunken",
+    "Forgotten",
+    "Mouldering",
+    "Silent",
+    "Crooked",
+    "Flooded",
+    "Hollow",
+    "Whispering",
+    "Smoky",
+    "Bleak",
+    "Gilded",
+    "Shattered",
+)
+_PLACES = ("Halls", "Crypt", "Warrens", "Vaults", "Cellars", "Catacombs", "Galleries", "Pits", "Passages", "Undercroft")
 
 
 def generate_map(seed: int | str, size: str = "M") -> str:
@@ -81,7 +92,7 @@ def generate_map(seed: int | str, size: str = "M") -> str:
 
     def put(char: str, count: int) -> None:
         nonlocal cursor
-        for r, c in placed[cursor:cursor + count]:
+        for r, c in placed[cursor : cursor + count]:
             grid[r][c] = char
         cursor += count
 

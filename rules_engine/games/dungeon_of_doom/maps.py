@@ -22,6 +22,7 @@ import re
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from ...errors import InvalidAction
 from ...text import clean_text
@@ -105,7 +106,7 @@ class DungeonMap:
     def walkable(self) -> set[Pos]:
         return {(r, c) for r, row in enumerate(self.terrain) for c, ch in enumerate(row) if ch != "#"}
 
-    def as_state(self) -> dict:
+    def as_state(self) -> dict[str, Any]:
         """The ``map`` part of a game state (rules 10.2): plain JSON-safe data."""
         return {
             "name": self.name,
@@ -185,9 +186,7 @@ def parse_map(source: str | bytes) -> DungeonMap:
     second = lines[1]
     amount = second[4:].strip() if second.startswith("win ") else ""
     if not _DIGITS.fullmatch(amount):
-        raise MapError(
-            2, f"expected 'win <gold needed>' with a whole number of at least 0, got {_quote(second)}"
-        )
+        raise MapError(2, f"expected 'win <gold needed>' with a whole number of at least 0, got {_quote(second)}")
     if len(amount.lstrip("0")) > len(str(MAX_SIDE * MAX_SIDE)):
         # Also keeps int() away from numbers longer than Python converts (about 4,300 digits).
         raise MapError(2, f"'win' asks for more gold than any map can hold ({MAX_SIDE * MAX_SIDE} G at most)")

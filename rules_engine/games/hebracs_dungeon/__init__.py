@@ -21,6 +21,8 @@ to it); the module layout follows its concepts:
 
 from __future__ import annotations
 
+from typing import Any
+
 from rules_engine import kit
 from rules_engine.errors import IllegalAction, InvalidAction
 
@@ -50,7 +52,7 @@ _STATE_KEYS = frozenset(
 )
 
 
-def new_game(seed: int, players: list[str], options: dict | None = None) -> dict:
+def new_game(seed: int, players: list[str], options: dict[str, Any] | None = None) -> dict[str, Any]:
     """A new game: the deck shuffled from the seed (or stacked), level 1 dealt, life full."""
     if type(seed) is not int:
         raise InvalidAction("the seed must be an integer")
@@ -59,14 +61,14 @@ def new_game(seed: int, players: list[str], options: dict | None = None) -> dict
     return _state.new_state(seed, players[0], options)
 
 
-def legal_actions(state: dict, seat: str) -> list[dict]:
+def legal_actions(state: dict[str, Any], seat: str) -> list[dict[str, Any]]:
     """Every action the seat may take now (set-valued parameters in canonical form, 13.5)."""
     if seat != state["seat"]:
         return []
     return _actions.legal(state)
 
 
-def apply(state: dict, seat: str, action: dict) -> dict:
+def apply(state: dict[str, Any], seat: str, action: dict[str, Any]) -> dict[str, Any]:
     """The state after ``action``; the input is never changed. Raises InvalidAction / IllegalAction."""
     parsed = _actions.parse(action)
     if seat != state["seat"]:
@@ -78,27 +80,29 @@ def apply(state: dict, seat: str, action: dict) -> dict:
     return new
 
 
-def view(state: dict, seat: str | None) -> dict:
+def view(state: dict[str, Any], seat: str | None) -> dict[str, Any]:
     """What ``seat`` (or a spectator, ``None``) may know; see ``view.py`` for the shape."""
     return _view.view(state, seat)
 
 
-def result(state: dict) -> dict | None:
+def result(state: dict[str, Any]) -> dict[str, Any] | None:
     """None while playing; else winners, scores, reason and the score details (13.7)."""
     return _scoring.result(state)
 
 
-def dump(state: dict) -> dict:
-    return kit.deep_copy(state)
+def dump(state: dict[str, Any]) -> dict[str, Any]:
+    copy: dict[str, Any] = kit.deep_copy(state)
+    return copy
 
 
-def load(data: dict) -> dict:
-    if not isinstance(data, dict) or set(data) != _STATE_KEYS:
+def load(saved: dict[str, Any]) -> dict[str, Any]:
+    if not isinstance(saved, dict) or set(saved) != _STATE_KEYS:
         raise InvalidAction("not a saved game of Hebrac's Dungeon")
-    return kit.deep_copy(data)
+    copy: dict[str, Any] = kit.deep_copy(saved)
+    return copy
 
 
-def action_label(state: dict, action: dict) -> str:
+def action_label(state: dict[str, Any], action: dict[str, Any]) -> str:
     """A short text for a button showing ``action``."""
     return _actions.label(state, action)
 

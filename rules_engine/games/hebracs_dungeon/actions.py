@@ -6,6 +6,9 @@ the state, so a refusal never changes the caller's state.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Any
+
 from rules_engine import kit
 from rules_engine.cards import is_card_code
 from rules_engine.errors import IllegalAction, InvalidAction
@@ -30,13 +33,13 @@ from .state import (
 # --- shape ---------------------------------------------------------------------------------------
 
 
-def _card(name: str, value) -> str:
+def _card(name: str, value: object) -> str:
     if not isinstance(value, str) or not is_card_code(value) or value != value.strip().upper():
         raise InvalidAction(f"{name!r} must be a card code such as '7H'")
     return value
 
 
-def _cards(name: str, value) -> list[str]:
+def _cards(name: str, value: object) -> list[str]:
     if not isinstance(value, list):
         raise InvalidAction(f"{name!r} must be a list of card codes")
     for code in value:
@@ -45,23 +48,19 @@ def _cards(name: str, value) -> list[str]:
     return list(value)
 
 
-def _chamber(name: str, value) -> list[int]:
-    if (
-        not isinstance(value, (list, tuple))
-        or len(value) != 2
-        or not all(type(v) is int for v in value)
-    ):
+def _chamber(name: str, value: object) -> list[int]:
+    if not isinstance(value, (list, tuple)) or len(value) != 2 or not all(type(v) is int for v in value):
         raise InvalidAction(f"{name!r} must be a chamber [row, col]")
     return [value[0], value[1]]
 
 
-def _chambers(name: str, value) -> list[list[int]]:
+def _chambers(name: str, value: object) -> list[list[int]]:
     if not isinstance(value, list):
         raise InvalidAction(f"{name!r} must be a list of chambers")
     return [_chamber(name, t) for t in value]
 
 
-def _destination(name: str, value) -> str | list[int]:
+def _destination(name: str, value: object) -> str | list[int]:
     return "next_level" if value == "next_level" else _chamber(name, value)
 
 
@@ -75,8 +74,20 @@ _SPELL_PARAMS: dict[str, dict[str, kit.Spec]] = {
 
 # The parameters of each action (``kit.parse_action``); a spell's depend on the spell.
 ACTIONS: dict[str, dict[str, kit.Spec] | kit.Variants] = {
-    **{kind: {} for kind in ("descend", "fight", "propose_trade", "decline", "play", "attack", "finish_attack",
-                             "stop_peeking", "resign")},
+    **{
+        kind: {}
+        for kind in (
+            "descend",
+            "fight",
+            "propose_trade",
+            "decline",
+            "play",
+            "attack",
+            "finish_attack",
+            "stop_peeking",
+            "resign",
+        )
+    },
     "move": {"row": _WHOLE, "col": _WHOLE},
     "peek": {"row": _WHOLE, "col": _WHOLE},
     "offer": {"cards": _cards},
@@ -86,8 +97,9 @@ ACTIONS: dict[str, dict[str, kit.Spec] | kit.Variants] = {
     "call_prisoner": {"card": _card},
     "drop": {"card": _card},
     "destroy": {"targets": _chambers},
-    "cast": kit.Variants("spell", {spell: _SPELL_PARAMS.get(spell, _SPELL_ONLY) for spell in data.SPELLS},
-                         "unknown spell {value!r}"),
+    "cast": kit.Variants(
+        "spell", {spell: _SPELL_PARAMS.get(spell, _SPELL_ONLY) for spell in data.SPELLS}, "unknown spell {value!r}"
+    ),
 }
 # A parameter left out or given as None is checked as None, so its own check says what it must be.
 _WORDING = kit.Wording(
@@ -98,7 +110,7 @@ _WORDING = kit.Wording(
 )
 
 
-def parse(action) -> dict:
+def parse(action: object) -> dict[str, Any]:
     """The action in canonical form, or ``InvalidAction`` if it is malformed."""
     return kit.parse_action(action, ACTIONS, _WORDING)
 
@@ -122,12 +134,12 @@ WHY_NOT = {
 }
 
 
-def _require(state: dict, phases: tuple[str, ...], what: str) -> None:
+def _require(state: dict[str, Any], phases: tuple[str, ...], what: str) -> None:
     if state["phase"] not in phases:
         raise IllegalAction(f"you cannot {what} now: {WHY_NOT[state['phase']]}")
 
 
-def _move(state: dict, action: dict) -> None:
+def _move(state: dict[str, Any], action: dict[str, Any]) -> None:
     _require(state, ("start_level", "explore"), "move")
     pos = [action["row"], action["col"]]
     if not in_grid(state, pos):
@@ -141,7 +153,7 @@ def _move(state: dict, action: dict) -> None:
     flow.enter(state, pos)
 
 
-def _descend(state: dict, action: dict) -> None:
+def _descend(state: dict[str, Any], action: dict[str, Any]) -> None:
     _require(state, ("explore",), "go down")
     if cleared_count(state) < descent_threshold(state):
         raise IllegalAction(
@@ -150,7 +162,7 @@ def _descend(state: dict, action: dict) -> None:
     flow.descend(state)
 
 
-def _fight(state: dict, action: dict) -> None:
+def _fight(state: dict[str, Any], action: dict[str, Any]) -> None:
     if state["phase"] == "trade":
         if state["options"]["alignment"] != "evil":
             raise IllegalAction("once a trade is proposed you may not fight the adventurer")
@@ -161,12 +173,12 @@ def _fight(state: dict, action: dict) -> None:
     battle.start(state, pos)
 
 
-def _propose_trade(state: dict, action: dict) -> None:
+def _propose_trade(state: dict[str, Any], action: dict[str, Any]) -> None:
     _require(state, ("adventurer",), "propose a trade")
     flow.propose_trade(state)
 
 
-def _offer(state: dict, action: dict) -> None:
+def _offer(state: dict[str, Any], action: dict[str, Any]) -> None:
     _require(state, ("trade",), "offer cards")
     trade.check_offer(state, action["cards"])
     for card in action["cards"]:
@@ -179,7 +191,7 @@ def _offer(state: dict, action: dict) -> None:
     flow.close_with_treasure(state)
 
 
-def _buy(state: dict, action: dict) -> None:
+def _buy(state: dict[str, Any], action: dict[str, Any]) -> None:
     _require(state, ("merchant",), "buy")
     trade.check_purchase(state, action["gems"])
     for card in action["gems"]:
@@ -192,7 +204,7 @@ def _buy(state: dict, action: dict) -> None:
     flow.close_with_treasure(state)
 
 
-def _decline(state: dict, action: dict) -> None:
+def _decline(state: dict[str, Any], action: dict[str, Any]) -> None:
     phase = state["phase"]
     _require(state, ("trade", "merchant", "hebrac", "hebrac_reward"), "decline")
     if phase == "hebrac_reward":
@@ -203,7 +215,7 @@ def _decline(state: dict, action: dict) -> None:
     flow.send_away(state, why[phase])
 
 
-def _priestess(state: dict, action: dict) -> None:
+def _priestess(state: dict[str, Any], action: dict[str, Any]) -> None:
     _require(state, ("priestess",), "answer a priestess")
     pos = state["encounter"]["pos"]
     if action["choice"] == "heal":
@@ -218,7 +230,7 @@ def _priestess(state: dict, action: dict) -> None:
         flow.close_with_treasure(state)
 
 
-def _play(state: dict, action: dict) -> None:
+def _play(state: dict[str, Any], action: dict[str, Any]) -> None:
     _require(state, ("hebrac", "hebrac_reward"), "play Hebrac's game")
     if not state["hand_deck"]:
         raise IllegalAction("the Hand Deck is empty: Hebrac's game cannot be played")
@@ -235,17 +247,17 @@ def _play(state: dict, action: dict) -> None:
             flow.send_away(state, f"Hebrac takes 5 life ({state['life']} left) and vanishes")
 
 
-def _attack(state: dict, action: dict) -> None:
+def _attack(state: dict[str, Any], action: dict[str, Any]) -> None:
     _require(state, ("battle",), "attack")
     battle.attack(state)
 
 
-def _finish_attack(state: dict, action: dict) -> None:
+def _finish_attack(state: dict[str, Any], action: dict[str, Any]) -> None:
     _require(state, ("after_draw",), "finish an attack")
     battle.finish_attack(state)
 
 
-def _drink(state: dict, action: dict) -> None:
+def _drink(state: dict[str, Any], action: dict[str, Any]) -> None:
     card = action["card"]
     if state["phase"] == "overflow":
         raise IllegalAction(f"you cannot drink now: {WHY_NOT['overflow']}")
@@ -271,7 +283,7 @@ def _drink(state: dict, action: dict) -> None:
         raise IllegalAction(f"{card} cannot be drunk")
 
 
-def _call_prisoner(state: dict, action: dict) -> None:
+def _call_prisoner(state: dict[str, Any], action: dict[str, Any]) -> None:
     card = action["card"]
     if state["phase"] == "after_draw":
         raise IllegalAction("prisoners cannot join once the attack card is drawn")
@@ -283,11 +295,11 @@ def _call_prisoner(state: dict, action: dict) -> None:
     log(state, f"The prisoner {card} joins the battle: +3 to every attack.")
 
 
-def _cast(state: dict, action: dict) -> None:
+def _cast(state: dict[str, Any], action: dict[str, Any]) -> None:
     spells.cast(state, action)
 
 
-def _peek(state: dict, action: dict) -> None:
+def _peek(state: dict[str, Any], action: dict[str, Any]) -> None:
     _require(state, ("remote_vision",), "peek")
     pos = [action["row"], action["col"]]
     decision = state["decision"]
@@ -306,13 +318,13 @@ def _peek(state: dict, action: dict) -> None:
         state["decision"] = None
 
 
-def _stop_peeking(state: dict, action: dict) -> None:
+def _stop_peeking(state: dict[str, Any], action: dict[str, Any]) -> None:
     _require(state, ("remote_vision",), "stop peeking")
     state["decision"] = None
     log(state, "You stop peeking.")
 
 
-def _destroy(state: dict, action: dict) -> None:
+def _destroy(state: dict[str, Any], action: dict[str, Any]) -> None:
     _require(state, ("genie_of_death",), "choose targets")
     targets = action["targets"]
     count = state["decision"]["count"]
@@ -332,7 +344,7 @@ def _destroy(state: dict, action: dict) -> None:
     state["decision"] = None
 
 
-def _drop(state: dict, action: dict) -> None:
+def _drop(state: dict[str, Any], action: dict[str, Any]) -> None:
     _require(state, ("overflow",), "drop a treasure")
     card = action["card"]
     if card not in state["inventory"]:
@@ -343,7 +355,7 @@ def _drop(state: dict, action: dict) -> None:
     log(state, f"You drop {card}.")
 
 
-def _resign(state: dict, action: dict) -> None:
+def _resign(state: dict[str, Any], action: dict[str, Any]) -> None:
     end(state, "resigned")
 
 
@@ -370,7 +382,7 @@ HANDLERS = {
 }
 
 
-def perform(state: dict, action: dict) -> None:
+def perform(state: dict[str, Any], action: dict[str, Any]) -> None:
     """Apply a parsed action to ``state`` in place (the caller passes a copy)."""
     if not playing(state):
         raise IllegalAction("the game is over")
@@ -381,22 +393,22 @@ def perform(state: dict, action: dict) -> None:
 # --- legal actions -------------------------------------------------------------------------------
 
 
-def _distinct(cards) -> list[str]:
+def _distinct(cards: Iterable[str]) -> list[str]:
     return list(dict.fromkeys(cards))
 
 
-def spell_candidates(state: dict) -> list[dict]:
+def spell_candidates(state: dict[str, Any]) -> list[dict[str, Any]]:
     """One canonical cast per castable spell (teleport twice: a chamber and the next level)."""
     if not spells.potion_items(state):
         return []  # the common case, and nothing can be cast without a potion (8.1)
     return [cast for spell in spells.availability(state).values() for cast in spell["casts"]]
 
 
-def legal(state: dict) -> list[dict]:
+def legal(state: dict[str, Any]) -> list[dict[str, Any]]:
     phase = state["phase"]
     if phase == "over":
         return []
-    out: list[dict] = []
+    out: list[dict[str, Any]] = []
     if phase == "overflow":
         out += [{"type": "drop", "card": c} for c in _distinct(state["inventory"])]
         return out + [{"type": "resign"}]
@@ -433,8 +445,9 @@ def legal(state: dict) -> list[dict]:
         out.append({"type": "decline"})
     elif phase == "remote_vision":
         peeked = state["decision"]["peeked"]
-        out += [{"type": "peek", "row": r, "col": c} for r, c in spells.remote_vision_targets(state)
-                if [r, c] not in peeked]
+        out += [
+            {"type": "peek", "row": r, "col": c} for r, c in spells.remote_vision_targets(state) if [r, c] not in peeked
+        ]
         out.append({"type": "stop_peeking"})
     elif phase == "genie_of_death":
         count = state["decision"]["count"]
@@ -453,7 +466,7 @@ def legal(state: dict) -> list[dict]:
 # --- labels ----------------------------------------------------------------------------------------
 
 
-def label(state: dict, action: dict) -> str:
+def label(state: dict[str, Any], action: dict[str, Any]) -> str:
     """A short button text for an action.
 
     >>> label({}, {"type": "move", "row": 1, "col": 4})
@@ -461,13 +474,14 @@ def label(state: dict, action: dict) -> str:
     >>> label({}, {"type": "cast", "spell": "healing", "potions": ["7C"]})
     'Cast Healing (7C)'
     """
-    kind = action.get("type")
+    kind: Any = action.get("type")
     if kind == "move":
         return f"Enter chamber ({action['row']},{action['col']})"
     if kind == "peek":
         return f"Peek into ({action['row']},{action['col']})"
     if kind == "cast":
-        spell = data.SPELLS.get(action.get("spell"), {}).get("name", str(action.get("spell")))
+        spell_id: Any = action.get("spell")  # any JSON value: an unknown one is shown as it is
+        spell = data.SPELLS.get(spell_id, {}).get("name", str(spell_id))
         text = f"Cast {spell} ({' + '.join(action.get('potions', []))})"
         target = action.get("target")
         if target == "next_level":

@@ -7,13 +7,16 @@ player loses the difference, unless Paralysis or Anti-Magic (against a magician)
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any, cast
+
 from . import data
 from .state import cell_at, draw, end, log, name, take_enemy, under
 
 FIGHTERS = {"S": "A mercenary", "H": "An amazon warrior", "C": "An evil magician", "D": "A demon"}
 
 
-def enemy_life(state: dict, card: str) -> int:
+def enemy_life(state: dict[str, Any], card: str) -> int:
     """L: rank (10 for a jack), halved and rounded up under a Curse (7.2)."""
     base = data.enemy_base_life(card)
     return (base + 1) // 2 if state["level_effects"]["curse"] else base
@@ -22,10 +25,10 @@ def enemy_life(state: dict, card: str) -> int:
 def describe(card: str) -> str:
     if data.rank(card) == "J":
         return "The adventurer"
-    return FIGHTERS[data.suit(card)]
+    return FIGHTERS[cast(str, data.suit(card))]  # a fighter is never the joker
 
 
-def start(state: dict, pos) -> None:
+def start(state: dict[str, Any], pos: Sequence[int]) -> None:
     card = cell_at(state, pos)["enemy"]
     state["battle"] = {
         "pos": list(pos),
@@ -48,23 +51,24 @@ LOWEST_ATTACK_VALUE = min(data.attack_value(code) for code in data.ALL_CODES)
 """The least an attack card can be worth: an ace, 1 (2.3)."""
 
 
-def bonus(state: dict) -> int:
+def bonus(state: dict[str, Any]) -> int:
     """What the next attack adds to its card values: Bracelet, prisoners, strength potions (7.3)."""
     battle = state["battle"]
-    return (3 if "AS" in state["inventory"] else 0) + 3 * len(battle["prisoners"]) + battle["strength"]
+    strength: int = battle["strength"]
+    return (3 if "AS" in state["inventory"] else 0) + 3 * len(battle["prisoners"]) + strength
 
 
-def score(state: dict, cards: list[str]) -> int:
+def score(state: dict[str, Any], cards: list[str]) -> int:
     multiplier = 2 if state["battle"]["super_strength"] else 1
     return multiplier * sum(data.attack_value(c) for c in cards) + bonus(state)
 
 
-def magic_shielded(state: dict) -> bool:
+def magic_shielded(state: dict[str, Any]) -> bool:
     """Anti-Magic is active and the enemy is an evil magician: no round can cost life (R15)."""
     return state["level_effects"]["anti_magic"] and data.is_magician(state["battle"]["enemy"])
 
 
-def attack(state: dict) -> None:
+def attack(state: dict[str, Any]) -> None:
     battle = state["battle"]
     needed = 2 if battle["double_attack"] else 1
     if len(state["hand_deck"]) < needed:
@@ -84,13 +88,13 @@ def attack(state: dict) -> None:
     resolve_round(state, cards)
 
 
-def finish_attack(state: dict) -> None:
+def finish_attack(state: dict[str, Any]) -> None:
     battle = state["battle"]
     cards, battle["drawn"] = battle["drawn"], []
     resolve_round(state, cards)
 
 
-def resolve_round(state: dict, cards: list[str]) -> None:
+def resolve_round(state: dict[str, Any], cards: list[str]) -> None:
     battle = state["battle"]
     total = score(state, cards)
     life = battle["enemy_life"]
@@ -123,14 +127,14 @@ def resolve_round(state: dict, cards: list[str]) -> None:
         win(state)
 
 
-def release_prisoners(state: dict) -> None:
+def release_prisoners(state: dict[str, Any]) -> None:
     """When a battle ends in any way its prisoners go under (6.7, R33)."""
     for card in state["battle"]["prisoners"]:
         under(state, card)
     state["battle"]["prisoners"] = []
 
 
-def win(state: dict) -> None:
+def win(state: dict[str, Any]) -> None:
     """7.4: prisoners, then the enemy go under; then the treasure is acquired (if not robbed)."""
     pos = state["battle"]["pos"]
     release_prisoners(state)
@@ -142,7 +146,7 @@ def win(state: dict) -> None:
         log(state, f"Chamber {name(pos)} was robbed: no treasure.")
 
 
-def leave(state: dict) -> None:
+def leave(state: dict[str, Any]) -> None:
     """End the battle as with Escape: prisoners under, the enemy face down again (R28)."""
     pos = state["battle"]["pos"]
     release_prisoners(state)
@@ -151,7 +155,7 @@ def leave(state: dict) -> None:
     state["position"] = None
 
 
-def turn_guardian_down(state: dict, pos) -> None:
+def turn_guardian_down(state: dict[str, Any], pos: Sequence[int]) -> None:
     cell = cell_at(state, pos)
     if cell["enemy"] is not None:
         cell["enemy_up"] = state["level_effects"]["enemies_revealed"]

@@ -15,6 +15,9 @@ render its tables from the same source the engine plays by.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any, cast
+
 from rules_engine.cards import JOKER, RANKS, SUITS, Card
 
 # --- card anatomy ---------------------------------------------------------------------------
@@ -149,7 +152,7 @@ STEAL_RANK: dict[str, int] = {code: i + 1 for i, code in enumerate(STEAL_RANKING
 
 # --- what each card is, as enemy and as treasure (2.3), for the how-to-play page --------------
 
-ENEMIES: tuple[dict, ...] = (
+ENEMIES: tuple[dict[str, Any], ...] = (
     {"cards": "Ace", "name": "Empty chamber", "text": "Nobody is home: the treasure is yours."},
     {"cards": "2–10 ♠", "name": "Mercenary", "text": "A battle; life = rank."},
     {"cards": "2–10 ♥", "name": "Amazon warrior", "text": "A battle; life = rank."},
@@ -157,18 +160,25 @@ ENEMIES: tuple[dict, ...] = (
     {"cards": "2–10 ♦", "name": "Demon", "text": "A battle; life = rank."},
     {"cards": "Jack", "name": "Fellow adventurer", "text": "Life 10: fight him or propose a trade."},
     {"cards": "Q♠ Q♣", "name": "Black priestess", "text": "Steals your most valuable treasure, then leaves you hers."},
-    {"cards": "Q♥ Q♦", "name": "White priestess",
-     "text": "Heals you fully (and leaves with the treasure) or gives the treasure."},
+    {
+        "cards": "Q♥ Q♦",
+        "name": "White priestess",
+        "text": "Heals you fully (and leaves with the treasure) or gives the treasure.",
+    },
     {"cards": "King", "name": "Merchant", "text": "Shows his treasure and sells it for gems."},
-    {"cards": "Joker", "name": "Hebrac",
-     "text": "Play his game: a red card wins the treasure, a black one costs 5 life."},
+    {
+        "cards": "Joker",
+        "name": "Hebrac",
+        "text": "Play his game: a red card wins the treasure, a black one costs 5 life.",
+    },
 )
+
 
 def _numbers(suit: str) -> tuple[str, ...]:
     return tuple(f"{n}{suit}" for n in range(2, 11))
 
 
-def price_text(codes: tuple[str, ...]) -> str | int:
+def price_text(codes: Sequence[str]) -> str | int:
     """A row of the price list (6.12) in words, read off ``merchant_price`` for the row's cards.
 
     >>> price_text(("AH",)), price_text(_numbers("C")), price_text(_numbers("D"))
@@ -178,7 +188,7 @@ def price_text(codes: tuple[str, ...]) -> str | int:
     if all(price is None for price in prices):
         return "not for sale"
     if len(set(prices)) == 1:
-        return prices[0]
+        return cast(int, prices[0])  # not all None, so none is
     for factor, words in ((1, "rank"), (2, "2 × rank")):
         if all(price == factor * number(code) for code, price in zip(codes, prices)):
             return words
@@ -186,26 +196,57 @@ def price_text(codes: tuple[str, ...]) -> str | int:
 
 
 # The cards of each row (``codes``) give its price through merchant_price: one source.
-TREASURES: tuple[dict, ...] = tuple({**row, "price": price_text(row["codes"])} for row in (
-    {"cards": "A♥", "codes": ("AH",), "name": "Ruby of Gaza", "text": "Maximum life +5 while held."},
-    {"cards": "A♦", "codes": ("AD",), "name": "Bag of Meres", "text": "Purchases and trades cost nothing."},
-    {"cards": "A♠", "codes": ("AS",), "name": "Bracelet of Armok", "text": "+3 to every attack."},
-    {"cards": "A♣", "codes": ("AC",), "name": "Scepter of Leynos", "text": "Magic potions give double points."},
-    {"cards": "2–10 ♥", "codes": _numbers("H"), "name": "Life potion", "text": "Heals its rank, up to the maximum."},
-    {"cards": "2–10 ♦", "codes": _numbers("D"), "name": "Gems", "text": "Pay merchants; offer in trades."},
-    {"cards": "2–10 ♠", "codes": _numbers("S"), "name": "Strength potion",
-     "text": "In a battle: +rank to the next attack."},
-    {"cards": "2–10 ♣", "codes": _numbers("C"), "name": "Magic potion", "text": "Rank magic points to cast spells."},
-    {"cards": "Jack", "codes": ("JS", "JH", "JD", "JC"), "name": "Prisoner",
-     "text": "Called in a battle: +3 to every attack of it."},
-    {"cards": "Q♥ Q♦", "codes": ("QH", "QD"), "name": "White priestess", "text": "Heals you fully at once."},
-    {"cards": "Q♠ Q♣", "codes": ("QS", "QC"), "name": "Black priestess", "text": "Steals your least valuable treasure."},
-    {"cards": "K♥", "codes": ("KH",), "name": "Genie of Life", "text": "Maximum life +2 for good."},
-    {"cards": "K♦", "codes": ("KD",), "name": "Genie of Luck", "text": "Draw 3 treasures from the Hand Deck."},
-    {"cards": "K♠", "codes": ("KS",), "name": "Genie of Death", "text": "Destroys 3 enemies in unvisited chambers."},
-    {"cards": "K♣", "codes": ("KC",), "name": "Genie of Destiny", "text": "Turns every card of the level face up."},
-    {"cards": "Joker", "codes": (JOKER,), "name": "Hebrac", "text": "His game for a card: red wins the next card."},
-))
+TREASURES: tuple[dict[str, Any], ...] = tuple(
+    {**row, "price": price_text(row["codes"])}
+    for row in (
+        {"cards": "A♥", "codes": ("AH",), "name": "Ruby of Gaza", "text": "Maximum life +5 while held."},
+        {"cards": "A♦", "codes": ("AD",), "name": "Bag of Meres", "text": "Purchases and trades cost nothing."},
+        {"cards": "A♠", "codes": ("AS",), "name": "Bracelet of Armok", "text": "+3 to every attack."},
+        {"cards": "A♣", "codes": ("AC",), "name": "Scepter of Leynos", "text": "Magic potions give double points."},
+        {
+            "cards": "2–10 ♥",
+            "codes": _numbers("H"),
+            "name": "Life potion",
+            "text": "Heals its rank, up to the maximum.",
+        },
+        {"cards": "2–10 ♦", "codes": _numbers("D"), "name": "Gems", "text": "Pay merchants; offer in trades."},
+        {
+            "cards": "2–10 ♠",
+            "codes": _numbers("S"),
+            "name": "Strength potion",
+            "text": "In a battle: +rank to the next attack.",
+        },
+        {
+            "cards": "2–10 ♣",
+            "codes": _numbers("C"),
+            "name": "Magic potion",
+            "text": "Rank magic points to cast spells.",
+        },
+        {
+            "cards": "Jack",
+            "codes": ("JS", "JH", "JD", "JC"),
+            "name": "Prisoner",
+            "text": "Called in a battle: +3 to every attack of it.",
+        },
+        {"cards": "Q♥ Q♦", "codes": ("QH", "QD"), "name": "White priestess", "text": "Heals you fully at once."},
+        {
+            "cards": "Q♠ Q♣",
+            "codes": ("QS", "QC"),
+            "name": "Black priestess",
+            "text": "Steals your least valuable treasure.",
+        },
+        {"cards": "K♥", "codes": ("KH",), "name": "Genie of Life", "text": "Maximum life +2 for good."},
+        {"cards": "K♦", "codes": ("KD",), "name": "Genie of Luck", "text": "Draw 3 treasures from the Hand Deck."},
+        {
+            "cards": "K♠",
+            "codes": ("KS",),
+            "name": "Genie of Death",
+            "text": "Destroys 3 enemies in unvisited chambers.",
+        },
+        {"cards": "K♣", "codes": ("KC",), "name": "Genie of Destiny", "text": "Turns every card of the level face up."},
+        {"cards": "Joker", "codes": (JOKER,), "name": "Hebrac", "text": "His game for a card: red wins the next card."},
+    )
+)
 
 
 # --- spells (section 8) -----------------------------------------------------------------------
@@ -220,77 +261,131 @@ OCCASIONS: dict[str, str] = {
     "merchant": "facing a merchant",
 }
 """Each occasion of a spell's ``when``, in words (the refusals, the spell book, the how-to-play)."""
-SPELLS: dict[str, dict] = {
+SPELLS: dict[str, dict[str, Any]] = {
     "remote_vision": {
-        "name": "Remote Vision", "cost": 1, "scaled": True, "when": ("free", "battle"),
+        "name": "Remote Vision",
+        "cost": 1,
+        "scaled": True,
+        "when": ("free", "battle"),
         "text": "1 point per chamber: look at the face-down enemy of unvisited chambers.",
     },
     "future_perception": {
-        "name": "Future Perception", "cost": 1, "scaled": True, "when": ("free", "battle"),
+        "name": "Future Perception",
+        "cost": 1,
+        "scaled": True,
+        "when": ("free", "battle"),
         "text": "1 point per card: see the top cards of the Hand Deck.",
     },
     "healing": {
-        "name": "Healing", "cost": 2, "scaled": True, "when": ("free", "battle"),
+        "name": "Healing",
+        "cost": 2,
+        "scaled": True,
+        "when": ("free", "battle"),
         "text": "2 points per life point restored.",
     },
     "escape": {
-        "name": "Escape", "cost": 3, "scaled": False, "when": ("battle", "adventurer"),
+        "name": "Escape",
+        "cost": 3,
+        "scaled": False,
+        "when": ("battle", "adventurer"),
         "text": "Leave a battle, or an adventurer before a trade; the guardian stays.",
     },
     "illusion": {
-        "name": "Illusion", "cost": 4, "scaled": False, "when": ("trade",),
+        "name": "Illusion",
+        "cost": 4,
+        "scaled": False,
+        "when": ("trade",),
         "text": "During a trade: the adventurer hands over his treasure for nothing (not an ace).",
     },
     "paralysis": {
-        "name": "Paralysis", "cost": 4, "scaled": False, "when": ("battle",),
+        "name": "Paralysis",
+        "cost": 4,
+        "scaled": False,
+        "when": ("battle",),
         "text": "The next two rounds cost you no life.",
     },
     "double_attack": {
-        "name": "Double Attack", "cost": 4, "scaled": False, "when": ("battle",),
+        "name": "Double Attack",
+        "cost": 4,
+        "scaled": False,
+        "when": ("battle",),
         "text": "The next attack draws two cards.",
     },
     "super_strength": {
-        "name": "Super Strength", "cost": 5, "scaled": False, "when": ("battle",),
+        "name": "Super Strength",
+        "cost": 5,
+        "scaled": False,
+        "when": ("battle",),
         "text": "Attack cards count double for the rest of the battle.",
     },
     "anti_magic": {
-        "name": "Anti-Magic", "cost": 5, "scaled": False, "when": ("free", "battle"),
+        "name": "Anti-Magic",
+        "cost": 5,
+        "scaled": False,
+        "when": ("free", "battle"),
         "text": "For this level: magicians do no damage, priestesses neither steal nor heal.",
     },
     "stealing_spirit": {
-        "name": "Stealing Spirit", "cost": 6, "scaled": False, "when": ("battle", "adventurer", "trade", "merchant"),
+        "name": "Stealing Spirit",
+        "cost": 6,
+        "scaled": False,
+        "when": ("battle", "adventurer", "trade", "merchant"),
         "text": "Take the chamber's treasure and leave; the guardian stays (a merchant leaves).",
     },
     "body_switch": {
-        "name": "Body Switch", "cost": 7, "scaled": False, "when": ("free", "battle"),
+        "name": "Body Switch",
+        "cost": 7,
+        "scaled": False,
+        "when": ("free", "battle"),
         "text": "Replace an enemy card with the top card of the Hand Deck.",
     },
     "teleport": {
-        "name": "Teleport", "cost": 8, "scaled": False, "when": ("free", "battle"),
+        "name": "Teleport",
+        "cost": 8,
+        "scaled": False,
+        "when": ("free", "battle"),
         "text": "Go to any chamber of the level, or down to the next level.",
     },
     "revelation": {
-        "name": "Revelation", "cost": 9, "scaled": False, "when": ("free", "battle"),
+        "name": "Revelation",
+        "cost": 9,
+        "scaled": False,
+        "when": ("free", "battle"),
         "text": "Every enemy card of the level is turned face up.",
     },
     "hell_bomb": {
-        "name": "Hell Bomb", "cost": 9, "scaled": False, "when": ("free", "battle"),
+        "name": "Hell Bomb",
+        "cost": 9,
+        "scaled": False,
+        "when": ("free", "battle"),
         "text": "Destroy every enemy in your chamber and its four neighbours; take their treasures.",
     },
     "curse": {
-        "name": "Curse", "cost": 10, "scaled": False, "when": ("free", "battle"),
+        "name": "Curse",
+        "cost": 10,
+        "scaled": False,
+        "when": ("free", "battle"),
         "text": "For this level: enemies' life is halved (rounded up).",
     },
     "genie_of_luck": {
-        "name": "Genie of Luck", "cost": 11, "scaled": False, "when": ("free", "battle"),
+        "name": "Genie of Luck",
+        "cost": 11,
+        "scaled": False,
+        "when": ("free", "battle"),
         "text": "Draw 5 treasures from the Hand Deck.",
     },
     "stone_statue": {
-        "name": "Stone Statue", "cost": 15, "scaled": False, "when": ("free",),
+        "name": "Stone Statue",
+        "cost": 15,
+        "scaled": False,
+        "when": ("free",),
         "text": "Turn 1 to 6 enemies of the level to stone (never in a battle).",
     },
     "god_vision": {
-        "name": "God Vision", "cost": 15, "scaled": False, "when": ("free", "battle"),
+        "name": "God Vision",
+        "cost": 15,
+        "scaled": False,
+        "when": ("free", "battle"),
         "text": "Every card of the level is turned face up.",
     },
 }

@@ -7,6 +7,9 @@ then performs the forced descent if the level is cleared, then names the phase.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 from . import battle, data, treasures
 from .state import (
     cell_at,
@@ -30,15 +33,15 @@ from .state import (
 )
 
 
-def _step_take(state: dict, step: dict) -> None:
+def _step_take(state: dict[str, Any], step: dict[str, Any]) -> None:
     treasures.take_chamber_treasure(state, step["at"])
 
 
-def _step_luck(state: dict, step: dict) -> None:
+def _step_luck(state: dict[str, Any], step: dict[str, Any]) -> None:
     treasures.luck_card(state, step["card"])
 
 
-def _step_leave_robbed(state: dict, step: dict) -> None:
+def _step_leave_robbed(state: dict[str, Any], step: dict[str, Any]) -> None:
     # R45: Stealing Spirit in a battle ends the battle only after the treasure is settled.
     if state["battle"] is not None:
         battle.leave(state)
@@ -48,14 +51,14 @@ def _step_leave_robbed(state: dict, step: dict) -> None:
 STEPS = {"take": _step_take, "luck": _step_luck, "leave_robbed": _step_leave_robbed}
 
 
-def run(state: dict) -> None:
+def run(state: dict[str, Any]) -> None:
     pending = state["pending"]
     while pending and state["decision"] is None and playing(state):
         step = pending.pop(0)
         STEPS[step["step"]](state, step)
 
 
-def settle(state: dict) -> None:
+def settle(state: dict[str, Any]) -> None:
     """Resolve what can be resolved, descend if the level is cleared, and name the phase."""
     run(state)
     if (
@@ -71,18 +74,20 @@ def settle(state: dict) -> None:
     state["phase"] = phase_of(state)
 
 
-def phase_of(state: dict) -> str:
+def phase_of(state: dict[str, Any]) -> str:
     if not playing(state):
         return "over"
     if state["decision"] is not None:
-        return state["decision"]["kind"]
+        decision: str = state["decision"]["kind"]
+        return decision
     if state["battle"] is not None:
         return "after_draw" if state["battle"]["drawn"] else "battle"
     encounter = state["encounter"]
     if encounter is not None:
         if encounter["kind"] == "adventurer" and encounter["trade_proposed"]:
             return "trade"
-        return encounter["kind"]
+        kind: str = encounter["kind"]
+        return kind
     if any(cell["visited"] for row in state["grid"] for cell in row):
         return "explore"
     return "start_level"
@@ -91,7 +96,7 @@ def phase_of(state: dict) -> str:
 # --- levels ----------------------------------------------------------------------------------
 
 
-def descend(state: dict) -> None:
+def descend(state: dict[str, Any]) -> None:
     """The descent procedure (4.4): sweep the level under, reset level effects, deal anew."""
     for row in state["grid"]:
         for cell in row:
@@ -113,19 +118,19 @@ def descend(state: dict) -> None:
     deal_level(state)
 
 
-def can_descend(state: dict) -> bool:
+def can_descend(state: dict[str, Any]) -> bool:
     return cleared_count(state) >= descent_threshold(state)
 
 
 # --- moving --------------------------------------------------------------------------------------
 
 
-def corners(state: dict) -> list[list[int]]:
+def corners(state: dict[str, Any]) -> list[list[int]]:
     rows, cols = len(state["grid"]), len(state["grid"][0])
     return [[1, 1], [1, cols], [rows, 1], [rows, cols]]
 
 
-def move_targets(state: dict) -> list[list[int]]:
+def move_targets(state: dict[str, Any]) -> list[list[int]]:
     """Where a move may go (4.2, R3), in reading order."""
     visited = {tuple(p) for p in positions(state) if cell_at(state, p)["visited"]}
     here = tuple(state["position"]) if state["position"] else None
@@ -142,7 +147,7 @@ def move_targets(state: dict) -> list[list[int]]:
     return out
 
 
-def enter(state: dict, pos) -> None:
+def enter(state: dict[str, Any], pos: Sequence[int]) -> None:
     """Enter a chamber (4.3)."""
     pos = list(pos)
     cell = cell_at(state, pos)
@@ -162,7 +167,7 @@ def enter(state: dict, pos) -> None:
         state["pending"].insert(0, {"step": "take", "at": pos})
 
 
-def meet(state: dict, pos) -> None:
+def meet(state: dict[str, Any], pos: Sequence[int]) -> None:
     """The encounter of the chamber's (face-up) enemy card begins (section 5, 5.8)."""
     cell = cell_at(state, pos)
     card = cell["enemy"]
@@ -218,12 +223,12 @@ def meet(state: dict, pos) -> None:
         log(state, "Hebrac himself (JK) offers his game: play or decline?")
 
 
-def _take_if_any(state: dict, pos) -> None:
+def _take_if_any(state: dict[str, Any], pos: Sequence[int]) -> None:
     if cell_at(state, pos)["treasure"] is not None:
         state["pending"].insert(0, {"step": "take", "at": list(pos)})
 
 
-def _encounter(state: dict, kind: str, pos) -> dict:
+def _encounter(state: dict[str, Any], kind: str, pos: Sequence[int]) -> dict[str, Any]:
     cell = cell_at(state, pos)
     encounter = {
         "kind": kind,
@@ -240,7 +245,7 @@ def _encounter(state: dict, kind: str, pos) -> dict:
     return encounter
 
 
-def propose_trade(state: dict) -> None:
+def propose_trade(state: dict[str, Any]) -> None:
     enc = state["encounter"]
     cell = cell_at(state, enc["pos"])
     cell["treasure_up"] = True
@@ -253,14 +258,14 @@ def propose_trade(state: dict) -> None:
         log(state, f"The adventurer shows {cell['treasure']}: it is worth {enc['value']} in a trade.")
 
 
-def close_with_treasure(state: dict) -> None:
+def close_with_treasure(state: dict[str, Any]) -> None:
     """The guardian (already under) is gone and the treasure is acquired."""
     pos = state["encounter"]["pos"]
     state["encounter"] = None
     _take_if_any(state, pos)
 
 
-def send_away(state: dict, why: str) -> None:
+def send_away(state: dict[str, Any], why: str) -> None:
     """The guardian, then the treasure, go under (declines, a priestess's heal, Hebrac's loss)."""
     pos = state["encounter"]["pos"]
     guardian = take_enemy(state, pos)
@@ -272,10 +277,9 @@ def send_away(state: dict, why: str) -> None:
     log(state, f"{why}: {guardian} and {label} go under the Hand Deck.")
 
 
-def leave_encounter(state: dict) -> None:
+def leave_encounter(state: dict[str, Any]) -> None:
     """Escape or Stealing Spirit facing an adventurer: the jack turns face down; position none."""
     pos = state["encounter"]["pos"]
     battle.turn_guardian_down(state, pos)
     state["encounter"] = None
     state["position"] = None
-

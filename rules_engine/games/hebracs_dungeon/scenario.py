@@ -9,6 +9,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
+from typing import Any
+
 from . import flow
 from .state import empty_cell, new_state, refresh_max_life
 
@@ -17,17 +20,17 @@ FILLER = ("2S", "2H")
 
 def given(
     *,
-    cells: dict | None = None,
-    inventory=(),
+    cells: dict[tuple[int, int], str] | None = None,
+    inventory: Iterable[str] = (),
     life: int | None = None,
-    hand=(),
+    hand: Iterable[str] = (),
     filler: bool = True,
-    position=None,
-    effects=(),
-    options: dict | None = None,
-    counters: dict | None = None,
+    position: Sequence[int] | None = None,
+    effects: Iterable[str] = (),
+    options: dict[str, Any] | None = None,
+    counters: dict[str, Any] | None = None,
     seed: int = 20050704,
-) -> dict:
+) -> dict[str, Any]:
     """A state as 14.0 describes one.
 
     ``cells`` maps ``(row, col)`` to ``"ENEMY/TREASURE"`` (either side may be empty) or
@@ -64,13 +67,13 @@ def given(
     return state
 
 
-def bottom(state: dict, start_deck: list[str]) -> list[str]:
+def bottom(state: dict[str, Any], start_deck: list[str]) -> list[str]:
     """The cards put under the Hand Deck since it was ``start_deck``, oldest first.
 
     The Hand Deck is always what is left of the start deck (top cards drawn away) followed by
     what went under; the shortest such split is taken.
     """
-    deck = state["hand_deck"]
+    deck: list[str] = state["hand_deck"]
     for drawn in range(len(start_deck) + 1):
         kept = len(start_deck) - drawn
         if kept <= len(deck) and deck[:kept] == start_deck[drawn:]:

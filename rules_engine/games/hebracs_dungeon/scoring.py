@@ -11,6 +11,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from . import data
 
 REASONS = {"won": "victory", "dead": "death", "stranded": "stranded", "resigned": "resigned"}
@@ -23,7 +25,7 @@ def points(*, aces: int, level: int, cleared: int, turns: int, life: int, victor
     return total
 
 
-def details(state: dict) -> dict:
+def details(state: dict[str, Any]) -> dict[str, Any]:
     aces = sum(1 for ace in data.LEGENDARY if ace in state["inventory"])
     counters = state["counters"]
     return {
@@ -35,15 +37,19 @@ def details(state: dict) -> dict:
     }
 
 
-def score(state: dict) -> int:
+def score(state: dict[str, Any]) -> int:
     d = details(state)
     return points(
-        aces=d["aces"], level=d["level"], cleared=d["chambers_cleared"], turns=d["turns"],
-        life=d["life"], victory=state["status"] == "won",
+        aces=d["aces"],
+        level=d["level"],
+        cleared=d["chambers_cleared"],
+        turns=d["turns"],
+        life=d["life"],
+        victory=state["status"] == "won",
     )
 
 
-def result(state: dict) -> dict | None:
+def result(state: dict[str, Any]) -> dict[str, Any] | None:
     if state["status"] == "playing":
         return None
     seat = state["seat"]
@@ -56,7 +62,7 @@ def result(state: dict) -> dict | None:
     }
 
 
-def leaderboard_key(res: dict) -> tuple:
+def leaderboard_key(res: dict[str, Any]) -> tuple[bool, int, int]:
     """Sort key for one board (ascending = better): victories first, then score, then fewer turns.
 
     Ties after that go to the earlier finish, which the web layer knows and appends.

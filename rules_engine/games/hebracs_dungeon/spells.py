@@ -6,6 +6,9 @@
 
 from __future__ import annotations
 
+import typing
+from typing import Any
+
 from rules_engine.errors import IllegalAction
 
 from . import battle, data, flow, trade, treasures
@@ -22,8 +25,14 @@ from .state import (
     under,
 )
 
-CONTEXTS = {"start_level": "free", "explore": "free", "battle": "battle", "adventurer": "adventurer",
-            "trade": "trade", "merchant": "merchant"}
+CONTEXTS = {
+    "start_level": "free",
+    "explore": "free",
+    "battle": "battle",
+    "adventurer": "adventurer",
+    "trade": "trade",
+    "merchant": "merchant",
+}
 CONTEXT_TEXT = {
     "free": "outside a battle",
     "battle": "in a battle",
@@ -43,23 +52,23 @@ PHASE_TEXT = {
 }
 
 
-def magic_points(state: dict, card: str) -> int:
+def magic_points(state: dict[str, Any], card: str) -> int:
     """A magic potion's points: its rank, doubled by the Scepter of Leynos (6.2)."""
     return data.number(card) * (2 if "AC" in state["inventory"] else 1)
 
 
-def potion_items(state: dict) -> list[tuple[str, int]]:
+def potion_items(state: dict[str, Any]) -> list[tuple[str, int]]:
     return [(c, magic_points(state, c)) for c in state["inventory"] if data.is_magic_potion(c)]
 
 
-def context(state: dict) -> str:
+def context(state: dict[str, Any]) -> str:
     ctx = CONTEXTS.get(state["phase"])
     if ctx is None:
         raise IllegalAction(PHASE_TEXT.get(state["phase"], "no spell can be cast now"))
     return ctx
 
 
-def _check_occasion(state: dict, ctx: str, spec: dict) -> None:
+def _check_occasion(state: dict[str, Any], ctx: str, spec: dict[str, Any]) -> None:
     """Whether this moment allows the spell at all, whatever is paid (8.2, 7.6)."""
     if ctx == "battle" and state["battle"]["spell"] is not None:
         used = data.SPELLS[state["battle"]["spell"]]["name"]
@@ -69,7 +78,7 @@ def _check_occasion(state: dict, ctx: str, spec: dict) -> None:
         raise IllegalAction(f"{spec['name']} cannot be cast {CONTEXT_TEXT[ctx]}: only {allowed}")
 
 
-def check(state: dict, action: dict) -> int:
+def check(state: dict[str, Any], action: dict[str, Any]) -> int:
     """Raise ``IllegalAction`` unless the cast is allowed; return the magic points paid."""
     spell = action["spell"]
     spec = data.SPELLS[spell]
@@ -90,7 +99,7 @@ def check(state: dict, action: dict) -> int:
     return sum(points)
 
 
-def cast(state: dict, action: dict) -> None:
+def cast(state: dict[str, Any], action: dict[str, Any]) -> None:
     points = check(state, action)
     spell = action["spell"]
     in_battle = state["phase"] == "battle"
@@ -105,7 +114,7 @@ def cast(state: dict, action: dict) -> None:
     EFFECTS[spell](state, action, points)
 
 
-def scaled_cap(state: dict, spell: str) -> int | None:
+def scaled_cap(state: dict[str, Any], spell: str) -> int | None:
     """How many units a scaled spell can use now (chambers to look into, cards to foresee, life
     points to restore); points paid beyond them are lost (8.1). ``None`` for a fixed-cost spell."""
     if spell == "remote_vision":
@@ -113,15 +122,17 @@ def scaled_cap(state: dict, spell: str) -> int | None:
     if spell == "future_perception":
         return len(state["hand_deck"])
     if spell == "healing":
-        return max(0, state["max_life"] - state["life"])
+        missing: int = max(0, state["max_life"] - state["life"])
+        return missing
     return None
 
 
-def _canonical_casts(state: dict, spell: str, items: list[tuple[str, int]]) -> list[dict]:
+def _canonical_casts(state: dict[str, Any], spell: str, items: list[tuple[str, int]]) -> list[dict[str, Any]]:
     """The casts the legal actions list for ``spell`` (not yet checked): paid with the cheapest
     potion (a scaled spell) or the canonical payment (13.5); the first target where one is
     needed, and Teleport to the next level as well. Raises the reason when there is none."""
     spec = data.SPELLS[spell]
+    potions: list[str] | None
     if spec["scaled"]:
         cheapest = min(range(len(items)), key=lambda i: (items[i][1], i))
         potions = [items[cheapest][0]]
@@ -137,12 +148,12 @@ def _canonical_casts(state: dict, spell: str, items: list[tuple[str, int]]) -> l
             raise IllegalAction("no chamber of the level holds an enemy card")
         return [{**base, "target": chambers[0]} if spell == "body_switch" else {**base, "targets": chambers[:6]}]
     if spell == "teleport":
-        chambers = [t for t in teleport_targets(state) if t != "next_level"]
-        return [{**base, "target": t} for t in chambers[:1]] + [{**base, "target": "next_level"}]
+        destinations = [t for t in teleport_targets(state) if t != "next_level"]
+        return [{**base, "target": t} for t in destinations[:1]] + [{**base, "target": "next_level"}]
     return [base]
 
 
-def availability(state: dict) -> dict[str, dict]:
+def availability(state: dict[str, Any]) -> dict[str, dict[str, Any]]:
     """Every spell's standing now, for the legal actions and the spell book alike.
 
     ``{spell: {"casts": [...], "reason": str | None, "cap": int | None}}``: the canonical casts
@@ -161,7 +172,7 @@ def availability(state: dict) -> dict[str, dict]:
         ctx, blocked = None, str(refusal)
     out = {}
     for spell, spec in data.SPELLS.items():
-        casts: list[dict] = []
+        casts: list[dict[str, Any]] = []
         reason = None
         try:
             if ctx is None:
@@ -185,7 +196,7 @@ def availability(state: dict) -> dict[str, dict]:
 # --- checks (the "pointless spell" refusals are R31) ----------------------------------------
 
 
-def remote_vision_targets(state: dict) -> list[list[int]]:
+def remote_vision_targets(state: dict[str, Any]) -> list[list[int]]:
     """Unvisited chambers whose enemy card is face down (8.3, R4)."""
     out = []
     for pos in positions(state):
@@ -195,22 +206,22 @@ def remote_vision_targets(state: dict) -> list[list[int]]:
     return out
 
 
-def body_switch_targets(state: dict) -> list[list[int]]:
+def body_switch_targets(state: dict[str, Any]) -> list[list[int]]:
     if state["phase"] == "battle":
         return [list(state["battle"]["pos"])]
     return [p for p in positions(state) if cell_at(state, p)["enemy"] is not None]
 
 
-def teleport_targets(state: dict) -> list:
+def teleport_targets(state: dict[str, Any]) -> list[list[int] | str]:
     here = state["battle"]["pos"] if state["battle"] is not None else state["position"]
     return [p for p in positions(state) if p != here] + ["next_level"]
 
 
-def stone_statue_targets(state: dict) -> list[list[int]]:
+def stone_statue_targets(state: dict[str, Any]) -> list[list[int]]:
     return [p for p in positions(state) if cell_at(state, p)["enemy"] is not None]
 
 
-def hell_bomb_struck(state: dict) -> list[list[int]] | None:
+def hell_bomb_struck(state: dict[str, Any]) -> list[list[int]] | None:
     centre = state["battle"]["pos"] if state["battle"] is not None else state["position"]
     if centre is None:
         return None
@@ -219,26 +230,26 @@ def hell_bomb_struck(state: dict) -> list[list[int]] | None:
     return [list(centre)] + [p for p in around if in_grid(state, p)]
 
 
-def _no_check(state, ctx, action, points) -> None:
+def _no_check(state: dict[str, Any], ctx: str, action: dict[str, Any], points: int) -> None:
     return None
 
 
-def _check_remote_vision(state, ctx, action, points) -> None:
+def _check_remote_vision(state: dict[str, Any], ctx: str, action: dict[str, Any], points: int) -> None:
     if not remote_vision_targets(state):
         raise IllegalAction("no unvisited chamber hides a face-down enemy")
 
 
-def _check_deck(state, ctx, action, points) -> None:
+def _check_deck(state: dict[str, Any], ctx: str, action: dict[str, Any], points: int) -> None:
     if not state["hand_deck"]:
         raise IllegalAction("the Hand Deck is empty")
 
 
-def _check_healing(state, ctx, action, points) -> None:
+def _check_healing(state: dict[str, Any], ctx: str, action: dict[str, Any], points: int) -> None:
     if state["life"] >= state["max_life"]:
         raise IllegalAction("your life is already at its maximum")
 
 
-def _check_illusion(state, ctx, action, points) -> None:
+def _check_illusion(state: dict[str, Any], ctx: str, action: dict[str, Any], points: int) -> None:
     treasure = cell_at(state, state["encounter"]["pos"])["treasure"]
     if data.rank(treasure) == "A":
         raise IllegalAction("Illusion does not work on a legendary treasure")
@@ -246,17 +257,17 @@ def _check_illusion(state, ctx, action, points) -> None:
         raise IllegalAction("nobody wants a black priestess: Illusion would be pointless")
 
 
-def _check_anti_magic(state, ctx, action, points) -> None:
+def _check_anti_magic(state: dict[str, Any], ctx: str, action: dict[str, Any], points: int) -> None:
     if state["level_effects"]["anti_magic"]:
         raise IllegalAction("Anti-Magic is already active on this level")
 
 
-def _check_curse(state, ctx, action, points) -> None:
+def _check_curse(state: dict[str, Any], ctx: str, action: dict[str, Any], points: int) -> None:
     if state["level_effects"]["curse"]:
         raise IllegalAction("the Curse is already active on this level")
 
 
-def _check_paralysis(state, ctx, action, points) -> None:
+def _check_paralysis(state: dict[str, Any], ctx: str, action: dict[str, Any], points: int) -> None:
     """R31 for Paralysis (8.1): refused when no round it covers could cost life anyway.
 
     It only ever spares the life a failed attack would cost, so it changes nothing against an
@@ -287,7 +298,7 @@ def _check_paralysis(state, ctx, action, points) -> None:
             )
 
 
-def _check_stealing_spirit(state, ctx, action, points) -> None:
+def _check_stealing_spirit(state: dict[str, Any], ctx: str, action: dict[str, Any], points: int) -> None:
     if ctx == "battle":
         if cell_at(state, state["battle"]["pos"])["treasure"] is None:
             raise IllegalAction("this chamber holds no treasure to steal (use Escape)")
@@ -299,7 +310,7 @@ def _check_stealing_spirit(state, ctx, action, points) -> None:
             raise IllegalAction("nobody would steal a black priestess")
 
 
-def _check_body_switch(state, ctx, action, points) -> None:
+def _check_body_switch(state: dict[str, Any], ctx: str, action: dict[str, Any], points: int) -> None:
     _check_deck(state, ctx, action, points)
     target = action.get("target")
     if ctx == "battle":
@@ -314,7 +325,7 @@ def _check_body_switch(state, ctx, action, points) -> None:
         raise IllegalAction(f"chamber {name(target)} holds no enemy card")
 
 
-def _check_teleport(state, ctx, action, points) -> None:
+def _check_teleport(state: dict[str, Any], ctx: str, action: dict[str, Any], points: int) -> None:
     target = action.get("target")
     if target is None:
         raise IllegalAction("choose a chamber or the next level for Teleport")
@@ -327,12 +338,12 @@ def _check_teleport(state, ctx, action, points) -> None:
         raise IllegalAction("Teleport must take you to another chamber")
 
 
-def _check_revelation(state, ctx, action, points) -> None:
+def _check_revelation(state: dict[str, Any], ctx: str, action: dict[str, Any], points: int) -> None:
     if not any(c["enemy"] is not None and not c["enemy_up"] for row in state["grid"] for c in row):
         raise IllegalAction("every enemy card of the level is already face up")
 
 
-def _check_hell_bomb(state, ctx, action, points) -> None:
+def _check_hell_bomb(state: dict[str, Any], ctx: str, action: dict[str, Any], points: int) -> None:
     struck = hell_bomb_struck(state)
     if struck is None:
         raise IllegalAction("Hell Bomb needs you to stand in an explored chamber")
@@ -340,7 +351,7 @@ def _check_hell_bomb(state, ctx, action, points) -> None:
         raise IllegalAction("no struck chamber holds any card")
 
 
-def _check_stone_statue(state, ctx, action, points) -> None:
+def _check_stone_statue(state: dict[str, Any], ctx: str, action: dict[str, Any], points: int) -> None:
     targets = action.get("targets")
     if targets is None or not 1 <= len(targets) <= 6:
         raise IllegalAction("Stone Statue takes 1 to 6 chambers")
@@ -355,7 +366,7 @@ def _check_stone_statue(state, ctx, action, points) -> None:
             raise IllegalAction(f"chamber {name(target)} holds no enemy card")
 
 
-def _check_god_vision(state, ctx, action, points) -> None:
+def _check_god_vision(state: dict[str, Any], ctx: str, action: dict[str, Any], points: int) -> None:
     for row in state["grid"]:
         for c in row:
             if (c["enemy"] is not None and not c["enemy_up"]) or (c["treasure"] is not None and not c["treasure_up"]):
@@ -388,23 +399,23 @@ CHECKS = {
 # --- effects -------------------------------------------------------------------------------------
 
 
-def _remote_vision(state, action, points) -> None:
+def _remote_vision(state: dict[str, Any], action: dict[str, Any], points: int) -> None:
     state["decision"] = {"kind": "remote_vision", "points": points, "peeked": []}
 
 
-def _future_perception(state, action, points) -> None:
+def _future_perception(state: dict[str, Any], action: dict[str, Any], points: int) -> None:
     count = min(points, len(state["hand_deck"]))
     state["known_top"] = max(state["known_top"], count)
     log(state, f"You foresee the top {count} card(s) of the Hand Deck.")
     log(state, "Future Perception shows: " + ", ".join(state["hand_deck"][:count]) + ".", private=True)
 
 
-def _healing(state, action, points) -> None:
+def _healing(state: dict[str, Any], action: dict[str, Any], points: int) -> None:
     gained = heal(state, points // 2)
     log(state, f"Healing restores {gained} life: {state['life']}.")
 
 
-def _escape(state, action, points) -> None:
+def _escape(state: dict[str, Any], action: dict[str, Any], points: int) -> None:
     if state["battle"] is not None:
         battle.leave(state)
         log(state, "You escape from the battle.")
@@ -413,29 +424,29 @@ def _escape(state, action, points) -> None:
         log(state, "You escape from the adventurer.")
 
 
-def _illusion(state, action, points) -> None:
+def _illusion(state: dict[str, Any], action: dict[str, Any], points: int) -> None:
     under(state, take_enemy(state, state["encounter"]["pos"]))
     log(state, "The adventurer is fooled and hands over his treasure.")
     flow.close_with_treasure(state)
 
 
-def _paralysis(state, action, points) -> None:
+def _paralysis(state: dict[str, Any], action: dict[str, Any], points: int) -> None:
     state["battle"]["paralysis"] = 2
 
 
-def _double_attack(state, action, points) -> None:
+def _double_attack(state: dict[str, Any], action: dict[str, Any], points: int) -> None:
     state["battle"]["double_attack"] = True
 
 
-def _super_strength(state, action, points) -> None:
+def _super_strength(state: dict[str, Any], action: dict[str, Any], points: int) -> None:
     state["battle"]["super_strength"] = True
 
 
-def _anti_magic(state, action, points) -> None:
+def _anti_magic(state: dict[str, Any], action: dict[str, Any], points: int) -> None:
     state["level_effects"]["anti_magic"] = True
 
 
-def _stealing_spirit(state, action, points) -> None:
+def _stealing_spirit(state: dict[str, Any], action: dict[str, Any], points: int) -> None:
     if state["battle"] is not None:
         pos = state["battle"]["pos"]
         cell_at(state, pos)["robbed"] = True
@@ -457,7 +468,7 @@ def _stealing_spirit(state, action, points) -> None:
     state["pending"].insert(0, {"step": "take", "at": list(pos)})
 
 
-def _body_switch(state, action, points) -> None:
+def _body_switch(state: dict[str, Any], action: dict[str, Any], points: int) -> None:
     if state["battle"] is not None:
         pos = state["battle"]["pos"]
         cell = cell_at(state, pos)
@@ -490,7 +501,7 @@ def _body_switch(state, action, points) -> None:
         log(state, f"The new guardian of {name(pos)} is {new}.", private=True)
 
 
-def _teleport(state, action, points) -> None:
+def _teleport(state: dict[str, Any], action: dict[str, Any], points: int) -> None:
     if state["battle"] is not None:
         battle.leave(state)
     if action["target"] == "next_level":
@@ -501,12 +512,12 @@ def _teleport(state, action, points) -> None:
         flow.enter(state, action["target"])
 
 
-def _revelation(state, action, points) -> None:
+def _revelation(state: dict[str, Any], action: dict[str, Any], points: int) -> None:
     treasures.reveal_level(state, treasures=False)
 
 
-def _hell_bomb(state, action, points) -> None:
-    struck = hell_bomb_struck(state)
+def _hell_bomb(state: dict[str, Any], action: dict[str, Any], points: int) -> None:
+    struck = typing.cast("list[list[int]]", hell_bomb_struck(state))  # _check_hell_bomb refused a None
     if state["battle"] is not None:
         battle.release_prisoners(state)
         state["battle"] = None
@@ -523,17 +534,17 @@ def _hell_bomb(state, action, points) -> None:
     ]
 
 
-def _curse(state, action, points) -> None:
+def _curse(state: dict[str, Any], action: dict[str, Any], points: int) -> None:
     state["level_effects"]["curse"] = True
     if state["battle"] is not None:
         state["battle"]["enemy_life"] = battle.enemy_life(state, state["battle"]["enemy"])
 
 
-def _genie_of_luck(state, action, points) -> None:
+def _genie_of_luck(state: dict[str, Any], action: dict[str, Any], points: int) -> None:
     treasures.genie_of_luck(state, 5)
 
 
-def _stone_statue(state, action, points) -> None:
+def _stone_statue(state: dict[str, Any], action: dict[str, Any], points: int) -> None:
     for pos in action["targets"]:
         cell = cell_at(state, pos)
         label = cell["enemy"] if cell["enemy_up"] else "A face-down enemy"
@@ -541,7 +552,7 @@ def _stone_statue(state, action, points) -> None:
         log(state, f"{label} in {name(pos)} turns to stone.")
 
 
-def _god_vision(state, action, points) -> None:
+def _god_vision(state: dict[str, Any], action: dict[str, Any], points: int) -> None:
     treasures.reveal_level(state, treasures=True)
 
 

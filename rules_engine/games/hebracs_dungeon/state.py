@@ -10,6 +10,8 @@ Genie of Luck card in ``pending``.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
+from typing import Any
 
 from rules_engine import kit
 from rules_engine.cards import is_card_code, seeded_rng, shuffled, standard_deck
@@ -18,7 +20,7 @@ from rules_engine.options import Option
 
 from . import data
 
-DEFAULT_OPTIONS: dict = {
+DEFAULT_OPTIONS: dict[str, Any] = {
     "decks": 2,
     "jokers": True,
     "rows": 3,
@@ -33,17 +35,36 @@ DEFAULT_OPTIONS: dict = {
 
 ROWS = Option("rows", "Rows of chambers", "int", 3, 2, 5, help="2 to 5; rows × columns must make at least 12.")
 COLS = Option("cols", "Columns of chambers", "int", 4, 3, 6, help="3 to 6; the standard level is 3 rows × 4.")
-MAX_LIFE = Option("max_life", "Starting life", "int", 15, 5, 30, group="Difficulty",
-                  help="5 to 30; 15 is standard, less is harder.")
+MAX_LIFE = Option(
+    "max_life", "Starting life", "int", 15, 5, 30, group="Difficulty", help="5 to 30; 15 is standard, less is harder."
+)
 INVENTORY_LIMIT = Option(
-    "inventory_limit", "Inventory limit", "choice", None, 3, 30, group="Difficulty",
+    "inventory_limit",
+    "Inventory limit",
+    "choice",
+    None,
+    3,
+    30,
+    group="Difficulty",
     choices=((None, "No limit (standard)"),) + tuple((n, f"{n} treasures") for n in range(3, 31)),
-    help="Over the limit you must drop a treasure at once.")
-DECKS = Option("decks", "Decks shuffled together", "choice", 2,
-               choices=((2, "Two decks (standard)"), (3, "Three decks"), (4, "Four decks")))
-ALIGNMENT = Option("alignment", "Alignment", "choice", "good", group="Variations",
-                   choices=(("good", "Good (standard)"), ("evil", "Evil")),
-                   help="Evil: you may still fight or rob an adventurer after proposing a trade.")
+    help="Over the limit you must drop a treasure at once.",
+)
+DECKS = Option(
+    "decks",
+    "Decks shuffled together",
+    "choice",
+    2,
+    choices=((2, "Two decks (standard)"), (3, "Three decks"), (4, "Four decks")),
+)
+ALIGNMENT = Option(
+    "alignment",
+    "Alignment",
+    "choice",
+    "good",
+    group="Variations",
+    choices=(("good", "Good (standard)"), ("evil", "Evil")),
+    help="Evil: you may still fight or rob an adventurer after proposing a trade.",
+)
 OPTIONS = (
     DECKS,
     Option("jokers", "Include the jokers (Hebrac himself)", "bool", True),
@@ -51,30 +72,41 @@ OPTIONS = (
     COLS,
     MAX_LIFE,
     INVENTORY_LIMIT,
-    Option("strength_after_attack", "Strength potions may be drunk after the attack card is seen", "bool",
-           False, group="Variations"),
+    Option(
+        "strength_after_attack",
+        "Strength potions may be drunk after the attack card is seen",
+        "bool",
+        False,
+        group="Variations",
+    ),
     ALIGNMENT,
-    Option("deck", "Stacked deal", "deck", group="Advanced",
-           help="Optional: card codes, top card first — the treasures of level 1 in reading order, "
-                "then their enemies, then the Hand Deck (e.g. 6S 9C … AC 10H …)."),
+    Option(
+        "deck",
+        "Stacked deal",
+        "deck",
+        group="Advanced",
+        help="Optional: card codes, top card first — the treasures of level 1 in reading order, "
+        "then their enemies, then the Hand Deck (e.g. 6S 9C … AC 10H …).",
+    ),
 )
 """The options the creation form offers; ``check_options`` reads its ranges and choices from here."""
 
 
-def _int_option(options: dict, option: Option) -> int:
-    value = options[option.name]
+def _int_option(options: dict[str, Any], option: Option) -> int:
+    value: int = options[option.name]
     if not option.in_range(value):
         raise InvalidAction(f"option {option.name!r} must be a whole number from {option.minimum} to {option.maximum}")
     return value
 
 
-def _bool_option(options: dict, key: str) -> bool:
+def _bool_option(options: dict[str, Any], key: str) -> bool:
     if type(options[key]) is not bool:
         raise InvalidAction(f"option {key!r} must be true or false")
-    return options[key]
+    flag: bool = options[key]
+    return flag
 
 
-def check_options(options: dict | None) -> dict:
+def check_options(options: dict[str, Any] | None) -> dict[str, Any]:
     """The effective options (defaults filled in), or ``InvalidAction`` naming what is wrong.
 
     >>> check_options({"rows": 3, "cols": 5})["cols"]
@@ -121,7 +153,7 @@ def check_options(options: dict | None) -> dict:
     return opts
 
 
-def new_state(seed: int, seat: str, options: dict | None) -> dict:
+def new_state(seed: int, seat: str, options: dict[str, Any] | None) -> dict[str, Any]:
     opts = check_options(options)
     if opts["deck"] is not None:
         deck = list(opts["deck"])
@@ -158,7 +190,7 @@ def new_state(seed: int, seat: str, options: dict | None) -> dict:
     return state
 
 
-def empty_cell() -> dict:
+def empty_cell() -> dict[str, Any]:
     return {
         "enemy": None,
         "enemy_up": False,
@@ -170,11 +202,11 @@ def empty_cell() -> dict:
     }
 
 
-def fresh_effects() -> dict:
+def fresh_effects() -> dict[str, Any]:
     return {"anti_magic": False, "curse": False, "enemies_revealed": False, "treasures_revealed": False}
 
 
-def deal_level(state: dict) -> None:
+def deal_level(state: dict[str, Any]) -> None:
     """Deal a level from the top of the Hand Deck: treasures in reading order, then enemies (R2)."""
     grid = state["grid"]
     cells = [cell for row in grid for cell in row]
@@ -190,7 +222,7 @@ def deal_level(state: dict) -> None:
 # --- copying -----------------------------------------------------------------------------------
 
 
-def clone(state: dict) -> dict:
+def clone(state: dict[str, Any]) -> dict[str, Any]:
     """A copy safe to mutate: every mutable part is new, except log entries (never mutated)."""
     new = dict(state)
     new["options"] = dict(state["options"])
@@ -210,7 +242,7 @@ def clone(state: dict) -> dict:
 # --- the log -----------------------------------------------------------------------------------
 
 
-def log(state: dict, text: str, *, private: bool = False) -> None:
+def log(state: dict[str, Any], text: str, *, private: bool = False) -> None:
     """Record an event. ``private`` entries carry what only the player may know (13.3)."""
     state["log"].append({"text": text, "private": private})
 
@@ -218,14 +250,15 @@ def log(state: dict, text: str, *, private: bool = False) -> None:
 # --- the Hand Deck -------------------------------------------------------------------------------
 
 
-def draw(state: dict) -> str:
+def draw(state: dict[str, Any]) -> str:
     """Take the top card of the Hand Deck (the caller checks it is not empty)."""
     if state["known_top"]:
         state["known_top"] -= 1
-    return state["hand_deck"].pop(0)
+    card: str = state["hand_deck"].pop(0)
+    return card
 
 
-def under(state: dict, card: str) -> None:
+def under(state: dict[str, Any], card: str) -> None:
     """Put a used card under the Hand Deck (4.5)."""
     state["hand_deck"].append(card)
 
@@ -233,44 +266,45 @@ def under(state: dict, card: str) -> None:
 # --- chambers ----------------------------------------------------------------------------------
 
 
-def cell_at(state: dict, pos) -> dict:
-    return state["grid"][pos[0] - 1][pos[1] - 1]
+def cell_at(state: dict[str, Any], pos: Sequence[int]) -> dict[str, Any]:
+    cell: dict[str, Any] = state["grid"][pos[0] - 1][pos[1] - 1]
+    return cell
 
 
-def in_grid(state: dict, pos) -> bool:
+def in_grid(state: dict[str, Any], pos: Sequence[int]) -> bool:
     return 1 <= pos[0] <= len(state["grid"]) and 1 <= pos[1] <= len(state["grid"][0])
 
 
-def positions(state: dict) -> list[list[int]]:
+def positions(state: dict[str, Any]) -> list[list[int]]:
     """Every chamber of the level, in reading order."""
     return [[r + 1, c + 1] for r in range(len(state["grid"])) for c in range(len(state["grid"][0]))]
 
 
-def chamber_count(state: dict) -> int:
+def chamber_count(state: dict[str, Any]) -> int:
     return len(state["grid"]) * len(state["grid"][0])
 
 
-def is_cleared(cell: dict) -> bool:
+def is_cleared(cell: dict[str, Any]) -> bool:
     return cell["enemy"] is None and cell["treasure"] is None
 
 
-def cleared_count(state: dict) -> int:
+def cleared_count(state: dict[str, Any]) -> int:
     return sum(1 for row in state["grid"] for cell in row if is_cleared(cell))
 
 
-def descent_threshold(state: dict) -> int:
+def descent_threshold(state: dict[str, Any]) -> int:
     """Chambers that must be cleared before an optional descent: half, rounded up (4.4)."""
     return math.ceil(chamber_count(state) / 2)
 
 
-def name(pos) -> str:
+def name(pos: Sequence[int]) -> str:
     return f"({pos[0]},{pos[1]})"
 
 
-def take_enemy(state: dict, pos) -> str:
+def take_enemy(state: dict[str, Any], pos: Sequence[int]) -> str:
     """Remove the chamber's enemy card; a chamber left empty counts as cleared (C, 13.7)."""
     cell = cell_at(state, pos)
-    card = cell["enemy"]
+    card: str = cell["enemy"]
     cell["enemy"] = None
     cell["enemy_up"] = False
     cell["enemy_seen"] = False
@@ -279,9 +313,9 @@ def take_enemy(state: dict, pos) -> str:
     return card
 
 
-def take_treasure(state: dict, pos) -> str:
+def take_treasure(state: dict[str, Any], pos: Sequence[int]) -> str:
     cell = cell_at(state, pos)
-    card = cell["treasure"]
+    card: str = cell["treasure"]
     cell["treasure"] = None
     cell["treasure_up"] = False
     if cell["enemy"] is None:
@@ -289,49 +323,50 @@ def take_treasure(state: dict, pos) -> str:
     return card
 
 
-def enemy_label(state: dict, pos) -> str:
+def enemy_label(state: dict[str, Any], pos: Sequence[int]) -> str:
     """The enemy as the public may name it: its code when face up, else 'a face-down card'."""
     cell = cell_at(state, pos)
-    return cell["enemy"] if cell["enemy_up"] else "a face-down card"
+    label: str = cell["enemy"] if cell["enemy_up"] else "a face-down card"
+    return label
 
 
-def treasure_label(state: dict, pos) -> str:
+def treasure_label(state: dict[str, Any], pos: Sequence[int]) -> str:
     cell = cell_at(state, pos)
-    return cell["treasure"] if cell["treasure_up"] else "a face-down treasure"
+    label: str = cell["treasure"] if cell["treasure_up"] else "a face-down treasure"
+    return label
 
 
 # --- life --------------------------------------------------------------------------------------
 
 
-def refresh_max_life(state: dict) -> None:
+def refresh_max_life(state: dict[str, Any]) -> None:
     """Max = base + 5 with the Ruby + the Genies of Life (R36); life is clamped, never raised."""
-    state["max_life"] = (
-        state["base_max_life"] + (5 if "AH" in state["inventory"] else 0) + state["genie_life_bonus"]
-    )
+    state["max_life"] = state["base_max_life"] + (5 if "AH" in state["inventory"] else 0) + state["genie_life_bonus"]
     if state["life"] > state["max_life"]:
         state["life"] = state["max_life"]
 
 
-def heal(state: dict, amount: int) -> int:
+def heal(state: dict[str, Any], amount: int) -> int:
     before = state["life"]
     state["life"] = min(state["max_life"], before + amount)
-    return state["life"] - before
+    healed: int = state["life"] - before
+    return healed
 
 
-def lose_life(state: dict, amount: int) -> None:
+def lose_life(state: dict[str, Any], amount: int) -> None:
     """Lose life; at 0 or below the game ends at once in death (1.3, 4.6)."""
     state["life"] -= amount
     state["counters"]["life_lost"] += amount
     check_death(state)
 
 
-def check_death(state: dict) -> None:
+def check_death(state: dict[str, Any]) -> None:
     if state["life"] <= 0 and state["status"] == "playing":
         state["life"] = 0
         end(state, "dead")
 
 
-def end(state: dict, status: str) -> None:
+def end(state: dict[str, Any], status: str) -> None:
     state["status"] = status
     state["phase"] = "over"
     text = {
@@ -343,17 +378,17 @@ def end(state: dict, status: str) -> None:
     log(state, text)
 
 
-def playing(state: dict) -> bool:
-    return state["status"] == "playing"
+def playing(state: dict[str, Any]) -> bool:
+    return bool(state["status"] == "playing")
 
 
-def remove_from_inventory(state: dict, card: str) -> None:
+def remove_from_inventory(state: dict[str, Any], card: str) -> None:
     """Remove the earliest-acquired copy of ``card`` (copies are identical)."""
     state["inventory"].remove(card)
     if card == "AH":
         refresh_max_life(state)
 
 
-def holds_all_legendary(state: dict) -> bool:
+def holds_all_legendary(state: dict[str, Any]) -> bool:
     inventory = state["inventory"]
     return all(ace in inventory for ace in data.LEGENDARY)

@@ -11,6 +11,7 @@ target, with no superfluous card (removing any one must fall short), and no chan
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any, cast
 
 from rules_engine.errors import IllegalAction
 
@@ -88,18 +89,19 @@ def require_held(inventory: list[str], cards: list[str]) -> None:
 
 
 def offer_items(inventory: list[str]) -> list[tuple[str, int]]:
-    return [(c, data.offer_value(c)) for c in inventory if data.offer_value(c) is not None]
+    offers = [(c, data.offer_value(c)) for c in inventory if data.offer_value(c) is not None]
+    return cast("list[tuple[str, int]]", offers)  # the None values are left out
 
 
 def gem_items(inventory: list[str]) -> list[tuple[str, int]]:
     return [(c, data.number(c)) for c in inventory if data.is_gem(c)]
 
 
-def has_bag(state: dict) -> bool:
+def has_bag(state: dict[str, Any]) -> bool:
     return "AD" in state["inventory"]
 
 
-def check_offer(state: dict, cards: list[str]) -> None:
+def check_offer(state: dict[str, Any], cards: list[str]) -> None:
     """A valid offer for the adventurer's face-up treasure (9.3)."""
     value = state["encounter"]["value"]
     if value is None:
@@ -112,10 +114,10 @@ def check_offer(state: dict, cards: list[str]) -> None:
         if cards:
             raise IllegalAction("with the Bag of Meres the trade costs nothing: offer no card")
         return
-    check_payment(cards, [data.offer_value(c) for c in cards], value, "the trade")
+    check_payment(cards, cast("list[int]", [data.offer_value(c) for c in cards]), value, "the trade")  # checked above
 
 
-def check_purchase(state: dict, gems: list[str]) -> None:
+def check_purchase(state: dict[str, Any], gems: list[str]) -> None:
     """A valid payment to the merchant (5.6, R19)."""
     treasure = _merchant_treasure(state)
     price = state["encounter"]["price"]
@@ -134,7 +136,7 @@ def check_purchase(state: dict, gems: list[str]) -> None:
     check_payment(gems, [data.number(c) for c in gems], price, "the price")
 
 
-def canonical_offer(state: dict) -> list[str] | None:
+def canonical_offer(state: dict[str, Any]) -> list[str] | None:
     if state["encounter"]["value"] is None:
         return None
     if has_bag(state):
@@ -142,7 +144,7 @@ def canonical_offer(state: dict) -> list[str] | None:
     return canonical(offer_items(state["inventory"]), state["encounter"]["value"])
 
 
-def canonical_purchase(state: dict) -> list[str] | None:
+def canonical_purchase(state: dict[str, Any]) -> list[str] | None:
     if state["encounter"]["price"] is None:
         return None
     if has_bag(state):
@@ -150,6 +152,7 @@ def canonical_purchase(state: dict) -> list[str] | None:
     return canonical(gem_items(state["inventory"]), state["encounter"]["price"])
 
 
-def _merchant_treasure(state: dict) -> str:
+def _merchant_treasure(state: dict[str, Any]) -> str:
     pos = state["encounter"]["pos"]
-    return state["grid"][pos[0] - 1][pos[1] - 1]["treasure"]
+    treasure: str = state["grid"][pos[0] - 1][pos[1] - 1]["treasure"]
+    return treasure

@@ -8,6 +8,9 @@ Effects that need the player (Hebrac's game, Genie of Death targets, an inventor
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 from . import data
 from .state import (
     cell_at,
@@ -25,7 +28,7 @@ from .state import (
 )
 
 
-def acquire(state: dict, card: str) -> None:
+def acquire(state: dict[str, Any], card: str) -> None:
     """Acquire a card that is already out of every zone (6.1)."""
     r = data.rank(card)
     inventory = state["inventory"]
@@ -58,20 +61,20 @@ def acquire(state: dict, card: str) -> None:
         _check_limit(state)
 
 
-def take_chamber_treasure(state: dict, pos) -> None:
+def take_chamber_treasure(state: dict[str, Any], pos: Sequence[int]) -> None:
     """The chamber's treasure is acquired (if it still holds one)."""
     if cell_at(state, pos)["treasure"] is not None:
         acquire(state, take_treasure(state, pos))
 
 
-def _check_limit(state: dict) -> None:
+def _check_limit(state: dict[str, Any]) -> None:
     limit = state["options"]["inventory_limit"]
     if limit is not None and len(state["inventory"]) > limit and playing(state):
         state["decision"] = {"kind": "overflow"}
         log(state, f"Your bag holds more than {limit} treasures: drop one.")
 
 
-def queen_as_treasure(state: dict, card: str) -> None:
+def queen_as_treasure(state: dict[str, Any], card: str) -> None:
     """A queen found as a treasure acts at once (6.8, 6.9); Anti-Magic stops her."""
     anti = state["level_effects"]["anti_magic"]
     if data.is_red_queen(card):
@@ -87,7 +90,7 @@ def queen_as_treasure(state: dict, card: str) -> None:
             steal(state, most=False, who=card)
 
 
-def steal(state: dict, *, most: bool, who: str) -> None:
+def steal(state: dict[str, Any], *, most: bool, who: str) -> None:
     """A black priestess takes the most (guardian) or least (treasure) valuable card (section 10)."""
     held = [c for c in state["inventory"] if c in data.STEAL_RANK]
     if not held:
@@ -102,7 +105,7 @@ def steal(state: dict, *, most: bool, who: str) -> None:
         refresh_max_life(state)
 
 
-def genie(state: dict, card: str) -> None:
+def genie(state: dict[str, Any], card: str) -> None:
     """Kings found as treasures (6.10). Genies ignore Anti-Magic and are not spells."""
     if card == "KH":
         state["genie_life_bonus"] += 2
@@ -124,7 +127,7 @@ def genie(state: dict, card: str) -> None:
         reveal_level(state, treasures=True)
 
 
-def genie_of_luck(state: dict, count: int) -> None:
+def genie_of_luck(state: dict[str, Any], count: int) -> None:
     """Draw up to ``count`` cards, then treat them one by one in draw order (R25)."""
     drawn = [draw(state) for _ in range(min(count, len(state["hand_deck"])))]
     if drawn:
@@ -134,7 +137,7 @@ def genie_of_luck(state: dict, count: int) -> None:
     state["pending"][0:0] = [{"step": "luck", "card": card} for card in drawn]
 
 
-def luck_card(state: dict, card: str) -> None:
+def luck_card(state: dict[str, Any], card: str) -> None:
     """One Genie of Luck card: queens act, kings are lost, jokers offer a game, the rest is acquired."""
     if data.rank(card) == "K":
         under(state, card)
@@ -143,7 +146,7 @@ def luck_card(state: dict, card: str) -> None:
         acquire(state, card)
 
 
-def genie_of_death_targets(state: dict) -> list[list[int]]:
+def genie_of_death_targets(state: dict[str, Any]) -> list[list[int]]:
     """Unvisited chambers holding an enemy card, in reading order (R26)."""
     out = []
     for pos in positions(state):
@@ -153,7 +156,7 @@ def genie_of_death_targets(state: dict) -> list[list[int]]:
     return out
 
 
-def reveal_level(state: dict, *, treasures: bool) -> None:
+def reveal_level(state: dict[str, Any], *, treasures: bool) -> None:
     """Revelation (enemies) or God Vision / Genie of Destiny (every card), for the level."""
     effects = state["level_effects"]
     effects["enemies_revealed"] = True
@@ -170,12 +173,12 @@ def reveal_level(state: dict, *, treasures: bool) -> None:
 # --- Hebrac's game for a card (6.11) ---------------------------------------------------------
 
 
-def offer_hebrac_game(state: dict) -> None:
+def offer_hebrac_game(state: dict[str, Any]) -> None:
     if playing(state):
         state["decision"] = {"kind": "hebrac_reward"}
 
 
-def hebrac_test(state: dict) -> bool:
+def hebrac_test(state: dict[str, Any]) -> bool:
     """Turn the test card; it goes under at once. True when red (R23: a joker loses)."""
     test = draw(state)
     under(state, test)
@@ -184,7 +187,7 @@ def hebrac_test(state: dict) -> bool:
     return won
 
 
-def play_for_a_card(state: dict) -> None:
+def play_for_a_card(state: dict[str, Any]) -> None:
     state["decision"] = None
     if hebrac_test(state):
         reward = draw(state)

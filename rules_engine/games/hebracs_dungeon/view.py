@@ -53,11 +53,13 @@ face-down card the player has not seen, and cards that went under unrevealed (R2
 
 from __future__ import annotations
 
+from typing import Any
+
 from . import actions, data, flow, scoring, spells, trade, treasures
 from .state import chamber_count, cleared_count, descent_threshold, is_cleared
 
 
-def view(state: dict, seat: str | None) -> dict:
+def view(state: dict[str, Any], seat: str | None) -> dict[str, Any]:
     player = seat is not None and seat == state["seat"]
     rows, cols = len(state["grid"]), len(state["grid"][0])
     corners = {tuple(c) for c in flow.corners(state)}
@@ -66,22 +68,24 @@ def view(state: dict, seat: str | None) -> dict:
     for r, row in enumerate(state["grid"], start=1):
         out_row = []
         for c, cell in enumerate(row, start=1):
-            out_row.append({
-                "row": r,
-                "col": c,
-                "here": (r, c) == here,
-                "enemy": cell["enemy"] if cell["enemy_up"] else None,
-                "enemy_present": cell["enemy"] is not None,
-                "enemy_up": cell["enemy_up"],
-                "remembered": cell["enemy"] if (player and cell["enemy_seen"] and not cell["enemy_up"]) else None,
-                "treasure": cell["treasure"] if cell["treasure_up"] else None,
-                "treasure_present": cell["treasure"] is not None,
-                "treasure_up": cell["treasure_up"],
-                "visited": cell["visited"],
-                "robbed": cell["robbed"],
-                "cleared": is_cleared(cell),
-                "corner": (r, c) in corners,
-            })
+            out_row.append(
+                {
+                    "row": r,
+                    "col": c,
+                    "here": (r, c) == here,
+                    "enemy": cell["enemy"] if cell["enemy_up"] else None,
+                    "enemy_present": cell["enemy"] is not None,
+                    "enemy_up": cell["enemy_up"],
+                    "remembered": cell["enemy"] if (player and cell["enemy_seen"] and not cell["enemy_up"]) else None,
+                    "treasure": cell["treasure"] if cell["treasure_up"] else None,
+                    "treasure_present": cell["treasure"] is not None,
+                    "treasure_up": cell["treasure_up"],
+                    "visited": cell["visited"],
+                    "robbed": cell["robbed"],
+                    "cleared": is_cleared(cell),
+                    "corner": (r, c) in corners,
+                }
+            )
         grid.append(out_row)
     options = {k: v for k, v in state["options"].items() if k != "deck"}
     return {
@@ -121,7 +125,7 @@ def view(state: dict, seat: str | None) -> dict:
     }
 
 
-def _encounter(state: dict) -> dict | None:
+def _encounter(state: dict[str, Any]) -> dict[str, Any] | None:
     enc = state["encounter"]
     if enc is None:
         return None
@@ -138,7 +142,7 @@ def _encounter(state: dict) -> dict | None:
     }
 
 
-def _battle(state: dict) -> dict | None:
+def _battle(state: dict[str, Any]) -> dict[str, Any] | None:
     fight = state["battle"]
     if fight is None:
         return None
@@ -151,7 +155,7 @@ def _battle(state: dict) -> dict | None:
     return out
 
 
-def _step(step: dict) -> dict:
+def _step(step: dict[str, Any]) -> dict[str, Any]:
     if step["step"] == "luck":
         return {"kind": "luck", "card": step["card"]}
     if step["step"] == "take":
@@ -159,7 +163,7 @@ def _step(step: dict) -> dict:
     return {"kind": "leave_battle"}
 
 
-def _decision(state: dict) -> dict | None:
+def _decision(state: dict[str, Any]) -> dict[str, Any] | None:
     decision = state["decision"]
     if decision is None:
         return None
@@ -174,11 +178,11 @@ def _decision(state: dict) -> dict | None:
     return out
 
 
-def _choices(state: dict) -> dict:
+def _choices(state: dict[str, Any]) -> dict[str, Any]:
     legal = actions.legal(state)
     phase = state["phase"]
     inventory = state["inventory"]
-    targets: dict[str, list] = {
+    targets: dict[str, list[Any]] = {
         "move": [[a["row"], a["col"]] for a in legal if a["type"] == "move"],
         "peek": [[a["row"], a["col"]] for a in legal if a["type"] == "peek"],
         "destroy": treasures.genie_of_death_targets(state) if phase == "genie_of_death" else [],
@@ -199,6 +203,8 @@ def _choices(state: dict) -> dict:
         "gems": [c for c in inventory if data.is_gem(c)],
         "offer_cards": [{"card": c, "value": v} for c, v in trade.offer_items(inventory)],
         "targets": targets,
-        "spells": {spell: {"castable": bool(standing["casts"]), "reason": standing["reason"], "cap": standing["cap"]}
-                   for spell, standing in spells.availability(state).items()},
+        "spells": {
+            spell: {"castable": bool(standing["casts"]), "reason": standing["reason"], "cap": standing["cap"]}
+            for spell, standing in spells.availability(state).items()
+        },
     }

@@ -9,22 +9,21 @@ Revises: 0003
 Create Date: 2026-11-26
 """
 
-from alembic import op
 import sqlalchemy as sa
+from alembic import op
 
-
-revision = '0004'
-down_revision = '0003'
+revision = "0004"
+down_revision = "0003"
 branch_labels = None
 depends_on = None
 
 
 def upgrade() -> None:
     # Seats taken before this column existed have no known origin: NULL counts against nobody.
-    with op.batch_alter_table('seats', schema=None) as batch_op:
-        batch_op.add_column(sa.Column('origin', sa.String(length=64), nullable=True))
+    with op.batch_alter_table("seats", schema=None) as batch_op:
+        batch_op.add_column(sa.Column("origin", sa.String(length=64), nullable=True))
 
 
 def downgrade() -> None:
-    with op.batch_alter_table('seats', schema=None) as batch_op:
-        batch_op.drop_column('origin')
+    with op.batch_alter_table("seats", schema=None) as batch_op:
+        batch_op.drop_column("origin")
