@@ -5,12 +5,14 @@ calls and refusals become HTTP answers."""
 
 from __future__ import annotations
 
+import itertools
 import time
 
 from flask import Blueprint, abort, current_app, redirect, request, url_for
 
 from rules_engine.text import clean_text
 
+from . import play
 from . import seats as seat_tokens
 from .catalog import BY_SLUG, clean_name
 from .games import game_or_404, is_htmx, service, store, viewer_seat
@@ -38,6 +40,11 @@ def _seated_back(seated: Seated):
     response = _back(seated.game_id)
     seat_tokens.give_seat(response, seated.game_id, seated.token, secure=current_app.config["SESSION_COOKIE_SECURE"])
     return response
+
+
+def _free_player_name(seats: list) -> str:
+    """ "Player N" for someone who typed no name: the first N nobody at the table goes by."""
+    return next(f"Player {n}" for n in itertools.count(len(seats) + 1) if not play.name_taken(seats, f"Player {n}"))
 
 
 def _seated(game_id: str):
@@ -69,7 +76,7 @@ def join(game_id: str):
         abort(409, description="This is a solo game: you can watch it, and start your own from the front page.")
     if viewer_seat(game) is not None:
         return _back(game_id)
-    name = clean_name(request.form.get("name"), f"Player {len(store().seats(game_id)) + 1}")
+    name = clean_name(request.form.get("name"), "") or _free_player_name(store().seats(game_id))
     origin = seat_tokens.origin_of(request, current_app.config["SECRET_KEY"])
     return _seated_back(service().join(game, name=name, origin=origin))
 

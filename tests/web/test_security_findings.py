@@ -444,3 +444,13 @@ def test_action_buttons_escape_their_labels_and_keep_attributes_apart(app):
         'class="primary" aria-label=' in html_out
         and '" data-key="1" aria-keyshortcuts="1" data-alt-key="q"' in html_out
     )
+
+
+def test_someone_who_types_no_name_gets_a_free_player_number(app, seat_client, store):
+    t = DoomTable(app, seat_client, players=1, start=False)
+    guests = [spectator(seat_client, t.game_id) for _ in range(3)]
+    for guest in guests[:2]:
+        assert post(guest, f"/g/{t.game_id}/join").status_code == 303
+    assert post(guests[0], f"/g/{t.game_id}/leave-table").status_code == 303
+    assert post(guests[2], f"/g/{t.game_id}/join").status_code == 303  # "Player 3" is taken: Player 4
+    assert [s.name for s in store.seats(t.game_id)] == ["Ann", "Player 3", "Player 4"]
