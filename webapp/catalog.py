@@ -13,6 +13,7 @@ from rules_engine.options import Option, from_form
 from rules_engine.text import clean_text
 
 from .config import PROJECT_ROOT
+from .presenters import keys_for
 
 
 @dataclass(frozen=True)
@@ -22,7 +23,8 @@ class GameEntry:
 
     rules: Rules
     keys: dict = field(default_factory=dict)
-    """Keyboard shortcuts by action: ``"type"`` or ``"type:dir"`` -> (key, alternative key)."""
+    """Keyboard shortcuts by action: ``"type"`` or ``"type:dir"`` -> (key, alternative key), from
+    the game's presenter (``KEYS``)."""
 
     @property
     def slug(self) -> str:
@@ -67,38 +69,11 @@ class GameEntry:
         return Path(page).exists()
 
 
-# Keyboard shortcuts a game's page fixes (the rest: arrows and W A S D move, digits and letters
-# pick the other choices in order).
-KEYS: dict[str, dict] = {
-    # Digits pick choices; the dash takes the arrow keys and 0 (drawn by the page), and leaving
-    # or one of many board squares gets no key.
-    "dungeon-cards": {
-        "leave_game": (None, None),
-        "place_marker": (None, None),
-        "choose_start": (None, None),
-        "dash": (None, None),
-    },
-    # Leaving kills your adventurer: no key (the page asks for a second, explicit click).
-    "dungeon-of-doom": {
-        "pickup": ("p", None),
-        "end_turn": ("e", None),
-        "leave": (None, None),
-        **{
-            f"attack:{d}": (f"Shift+{arrow}", f"Shift+{letter}")
-            for d, arrow, letter in (
-                ("N", "ArrowUp", "w"),
-                ("E", "ArrowRight", "d"),
-                ("S", "ArrowDown", "s"),
-                ("W", "ArrowLeft", "a"),
-            )
-        },
-    },
-}
 # The front page's order: the solo games first, then the tables.
 ORDER = ("shuffle-and-doom", "clear-the-dungeon", "hebracs-dungeon", "dungeon-cards", "dungeon-of-doom")
 
 GAMES: tuple[GameEntry, ...] = tuple(
-    GameEntry(rules_engine.get(slug), keys=KEYS.get(slug, {}))
+    GameEntry(rules_engine.get(slug), keys=keys_for(slug.replace("-", "_")))
     for slug in sorted(rules_engine.available(), key=lambda s: (ORDER.index(s) if s in ORDER else len(ORDER), s))
 )
 BY_SLUG = {entry.slug: entry for entry in GAMES}

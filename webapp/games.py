@@ -198,6 +198,7 @@ def render_game(game: play.LoadedGame, seat: str | None, *, flash: str | None = 
                     buttons=buttons,
                     result=result,
                     names=context.get("names") or {},
+                    new_log=context["new_log"],
                 ),
             )
         )

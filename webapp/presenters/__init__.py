@@ -15,6 +15,7 @@ import functools
 import importlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from types import ModuleType
 
 from rules_engine import Rules
 
@@ -32,20 +33,36 @@ class Scene:
     result: dict | None
     names: dict[str, str] = field(default_factory=dict)
     """Display names by seat (tables; empty for solo games)."""
+    new_log: list = field(default_factory=list)
+    """The log entries this page has not shown yet (what just happened: the announcer reads them
+    out, and a page may animate them)."""
 
 
 Presenter = Callable[[Scene], dict]
 
 
 @functools.cache
-def presenter_for(template_dir: str) -> Presenter | None:
+def _module(template_dir: str) -> ModuleType | None:
+    """The game's presenter module, or None for a game without one."""
     try:
-        module = importlib.import_module(f"{__name__}.{template_dir}")
+        return importlib.import_module(f"{__name__}.{template_dir}")
     except ModuleNotFoundError as error:
         if error.name != f"{__name__}.{template_dir}":
             raise  # the presenter exists but imports something missing: a real error
         return None
-    return module.present
+
+
+def presenter_for(template_dir: str) -> Presenter | None:
+    module = _module(template_dir)
+    return module.present if module is not None else None
+
+
+def keys_for(template_dir: str) -> dict:
+    """The keyboard shortcuts a game's page fixes (its presenter's ``KEYS``: ``"type"`` or
+    ``"type:dir"`` -> (key, alternative key)); the rest get arrows and W A S D for moves, then
+    digits and letters in order."""
+    module = _module(template_dir)
+    return dict(getattr(module, "KEYS", {})) if module is not None else {}
 
 
 def present(template_dir: str, scene: Scene) -> dict:

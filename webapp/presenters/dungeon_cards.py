@@ -5,8 +5,8 @@ board are drawn as more than a plain checker square, the duel's words and chips,
 primary — so that the template only loops and prints, and the choices are unit-tested.
 
 What just happened (the page animates the last move and a boss card arriving) depends on the log
-entries this page has not shown yet, which the template has and the scene does not: the template
-asks ``fresh_in(new_log)``, and the squares carry the animation's details, drawn only when it says so.
+entries this page has not shown yet (``scene.new_log``): ``fresh`` says what they bring, and the
+squares carry the animation's details, drawn only when it says so.
 """
 
 from __future__ import annotations
@@ -408,10 +408,20 @@ class Leave:
 # ---- The presenter ---------------------------------------------------------------------------
 
 
+# Digits pick choices; the dash takes the arrow keys and 0 (drawn by the page), and leaving or one
+# of many board squares gets no key.
+KEYS = {
+    "leave_game": (None, None),
+    "place_marker": (None, None),
+    "choose_start": (None, None),
+    "dash": (None, None),
+}
+
+
 def present(scene: Scene) -> dict:
     page = _Page(scene)
     return {
-        "fresh_in": fresh_in,
+        "fresh": fresh_in(scene.new_log),
         "your_turn": page.my_turn,
         "status": status(page),
         "setup_warnings": setup_warnings(page),

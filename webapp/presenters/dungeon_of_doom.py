@@ -22,6 +22,23 @@ TURN_ACTIONS = (("attack", "danger"), ("pickup", "primary"), ("end_turn", ""))
 """The actions beside the move pad, in this order, with the look of their buttons."""
 
 
+# Leaving kills your adventurer: no key (the page asks for a second, explicit click).
+KEYS = {
+    "pickup": ("p", None),
+    "end_turn": ("e", None),
+    "leave": (None, None),
+    **{
+        f"attack:{d}": (f"Shift+{arrow}", f"Shift+{letter}")
+        for d, arrow, letter in (
+            ("N", "ArrowUp", "w"),
+            ("E", "ArrowRight", "d"),
+            ("S", "ArrowDown", "s"),
+            ("W", "ArrowLeft", "a"),
+        )
+    },
+}
+
+
 def present(scene: Scene) -> dict:
     view, seat, result, names = scene.view, scene.seat, scene.result, scene.names
     me = view["me"]

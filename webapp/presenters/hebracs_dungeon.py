@@ -60,10 +60,15 @@ MAP_PHASES = ("start_level", "explore")
 """Phases with nothing to face: the page shows no encounter panel."""
 
 
+NEWS_SHOWN = 6
+"""The latest new log lines the "Just now" box shows."""
+
+
 def present(scene: Scene) -> dict:
     view = scene.view
     page = Page(scene)
     return {
+        "news": [entry["text"] if isinstance(entry, dict) else entry for entry in scene.new_log[-NEWS_SHOWN:]],
         "root_class": f"hd phase-{view['phase']}",
         "player": page.player,
         "controls": page.controls,
