@@ -13,9 +13,11 @@ import random
 import re
 
 import pytest
+from bs4 import Tag
 
 import rules_engine
 from rules_engine.cards import Card
+from tests.page import Page
 from webapp import create_app
 
 cd = rules_engine.get("clear-the-dungeon")
@@ -157,7 +159,35 @@ def action_of(step: str) -> dict:
 
 TOKEN = re.compile(r"[A-Za-z0-9_-]{20,}")  # game ids, CSRF tokens: random text that may contain "QS"
 TAG = re.compile(r"<[^>]+>")
-HIDDEN_SLOT = re.compile(r'<div class="ctd-slot pos-(r\dc\d) is-hidden".*?</div>', re.S)
+
+
+def hidden_slots(body: str) -> list:
+    """The face-down places of the dungeon."""
+    return Page(body).select("div.ctd-slot.is-hidden")
+
+
+def needs(body: str) -> list[tuple[str, str]]:
+    """Each monster's sum and what it needs next, as drawn: ("9/12", "next card: 3+")."""
+    return [
+        (figure.get_text(), figure.next_sibling.get_text())
+        for figure in Page(body).select(".ctd-need > strong")
+        if isinstance(figure.next_sibling, Tag) and figure.next_sibling.name == "span"
+    ]
+
+
+def suit_in_text(body: str, before: str, symbol: str, after: str) -> bool:
+    """Whether a black suit symbol is drawn between these two pieces of text ("K♦: 10", "♣", " moved…")."""
+    return any(
+        suit.get_text() == symbol
+        and str(suit.previous_sibling).endswith(before)
+        and str(suit.next_sibling).startswith(after)
+        for suit in Page(body).select("span.suit.black")
+    )
+
+
+def controls_from_the_game_on(body: str) -> list:
+    """Forms and buttons inside the game section or after it."""
+    return Page(body).one("#game").find_all_next(["form", "button"])
 
 
 def start(seat_client, deck: str | None = None):
@@ -175,7 +205,7 @@ def body_of(response) -> str:
 
 def posted_actions(body: str) -> list[dict]:
     """The actions of every plain submit button (the page's no-JavaScript controls)."""
-    return [json.loads(html.unescape(raw)) for raw in re.findall(r'name="action" value="([^"]*)"', body)]
+    return [button.action for button in Page(body).buttons()]
 
 
 def normal(action: dict) -> str:
@@ -198,28 +228,28 @@ def play_line(player, store, steps, check=None):
 
 class TestCreate:
     def test_the_lobby_offers_a_stacked_deal(self, seat_client):
-        body = body_of(seat_client().get("/"))
-        entry = body[body.index('id="game-clear-the-dungeon"') :]
-        entry = entry[: entry.index("</li>")]
-        assert 'value="clear-the-dungeon"' in entry
-        assert 'name="deck"' in entry and "Stacked deal" in entry
+        entry = Page(body_of(seat_client().get("/"))).one("#game-clear-the-dungeon")
+        assert entry.select('input[name="game"][value="clear-the-dungeon"]')
+        assert entry.select('[name="deck"]') and "Stacked deal" in entry.get_text()
 
     def test_a_stacked_deal_shows_the_dungeon_the_hand_and_the_counts(self, seat_client, store):
         player = start(seat_client, stacked("A"))
         body = player.bodies[-1]
+        page = Page(body)
         assert store.load(player.game_id).options["deck"][:3] == ["KH", "JK", "QS"]
-        assert body.count('class="ctd-slot ') == 14
-        assert len(HIDDEN_SLOT.findall(body)) == 11
+        assert len(page.select("div.ctd-slot")) == 14
+        assert len(hidden_slots(body)) == 11
         for pos, name, power in (
             ("r7c1", "Jack of hearts", 11),
             ("r7c2", "Queen of diamonds", 12),
             ("r7c3", "King of clubs", 13),
         ):
-            assert re.search(rf'data-target="{pos}"[^>]*aria-label="{name}, power {power}', body), pos
-        hand = re.findall(r'class="ctd-hand-card" id="ctd-h-\d" data-card="([^"]+)"', body)
+            labels = [tag["aria-label"] for tag in page.select(f'[data-target="{pos}"][aria-label]')]
+            assert any(label.startswith(f"{name}, power {power}") for label in labels), pos
+        hand = [card["data-card"] for card in page.select('.ctd-hand-card[id^="ctd-h-"][data-card]')]
         assert hand == ["AS", "2S", "3S"]
         assert "Power deck: 37 cards" in body
-        assert '<dd id="ctd-hits">0/5</dd>' in body
+        assert page.one("dd#ctd-hits").get_text() == "0/5"
         assert "Turn 1." in body
         assert "4S" not in TOKEN.sub(" ", body)  # the next card of the power deck
 
@@ -234,7 +264,7 @@ class TestCreate:
     def test_without_a_deck_the_seed_deals(self, seat_client, store):
         player = start(seat_client)
         assert store.load(player.game_id).options == {}
-        assert len(HIDDEN_SLOT.findall(player.bodies[-1])) >= 9
+        assert len(hidden_slots(player.bodies[-1])) >= 9
 
 
 class TestPlaying:
@@ -244,25 +274,27 @@ class TestPlaying:
 
         def check(step, body, state):
             if step == "2C r6c2 double":
-                seen["doubled"] = 'class="ctd-mini black doubled" data-attack-card="2C"' in body and "13/12" in body
+                doubled = Page(body).select('.ctd-mini.black.doubled[data-attack-card="2C"]')
+                seen["doubled"] = bool(doubled) and "13/12" in body
             if step == "KD":
-                seen["peek"] = 'class="ctd-peeked"' in body and 'aria-label="7 of hearts"' in body
+                seen["peek"] = bool(Page(body).select('.ctd-peeked [aria-label="7 of hearts"]'))
                 assert [normal(a) for a in posted_actions(body)] == [normal(a) for a in cd.legal_actions(state, "p1")]
 
         body = body_of(play_line(player, store, LINE_A, check))
         assert seen == {"doubled": True, "peek": True}
-        assert "Game over" in body and '<p class="score">2250</p>' in body
+        assert "Game over" in body and Page(body).one("p.score").get_text() == "2250"
         assert "Cleared in 12 turns with 0 hits" in body
-        assert "Play the same deal again" in body and 'name="action"' not in body
+        assert "Play the same deal again" in body and not Page(body).select('[name="action"]')
         record = store.load(player.game_id)
         assert record.result["reason"] == "cleared" and record.version == len(LINE_A)
 
     def test_line_b_won_over_http_with_four_hits(self, seat_client, store):
         player = start(seat_client, LINE_B_DECK)
         body = body_of(play_line(player, store, LINE_B))
-        assert '<p class="score">2210</p>' in body
-        assert '<dd id="ctd-hits">4/5</dd>' in body
-        assert len(re.findall(r'<li class="hit">', body)) == 4
+        page = Page(body)
+        assert page.one("p.score").get_text() == "2210"
+        assert page.one("dd#ctd-hits").get_text() == "4/5"
+        assert len(page.select("li.hit")) == 4
 
     def test_every_legal_action_has_a_plain_button_and_nothing_else_does(self, seat_client, store):
         player = start(seat_client, LINE_A_DECK)
@@ -284,12 +316,12 @@ class TestPlaying:
     def test_a_monster_shows_its_sum_and_what_it_needs(self, seat_client):
         player = start(seat_client, stacked("A", "9D 2C 3S 4D 7H 8H"))
         body = body_of(player.act({"type": "play", "card": "9D", "target": "r7c2"}))
-        assert "<strong>9/12</strong><span>next card: 3+</span>" in body
+        assert ("9/12", "next card: 3+") in needs(body)
         assert "two that add up to its power (J 11, Q 12, K 13; ace 1, joker 10)" in body  # from the engine's table
         assert "9 of diamonds placed, 9 of 12; the next card must be worth 3 or more" in body  # read out
         body = body_of(player.act({"type": "play", "card": "3S", "target": "r7c2"}))
-        assert "<strong>12/12</strong><span>finish: ♦ or joker</span>" in body
-        assert 'class="ctd-need finisher"' in body
+        assert ("12/12", "finish: ♦ or joker") in needs(body)
+        assert Page(body).select(".ctd-need.finisher")
 
     def test_an_illegal_placement_is_a_422_with_the_reason(self, seat_client, store):
         player = start(seat_client, stacked("A", "9D 2C 3S 4D 7H 8H"))
@@ -303,12 +335,13 @@ class TestPlaying:
     def test_the_fatal_end_of_turn_is_marked(self, seat_client):
         player = start(seat_client, stacked("A"))
         body = body_of(player.act({"type": "end_turn"}))
-        assert re.search(r'id="ctd-end-turn" class="danger"\s+data-fatal="1"', body)
+        end_turn = Page(body).one("#ctd-end-turn")
+        assert end_turn["class"] == ["danger"] and end_turn["data-fatal"] == "1"
         assert "End turn: 2 cards become hits (5/5) — fatal" in body  # the discard stops at the fifth (4.4)
         assert "Ending the turn now is the fifth hit and loses the game." in body
         body = body_of(player.act({"type": "end_turn"}))
-        assert "The fifth hit — the monsters win." in body and '<p class="score">0</p>' in body
-        assert 'name="action"' not in body and 'class="play"' not in body
+        assert "The fifth hit — the monsters win." in body and Page(body).one("p.score").get_text() == "0"
+        assert not Page(body).select('[name="action"], .play')
 
     def test_king_item_buttons(self, seat_client, store):
         # S13: the K♠ doubles the only card on a monster; S10: the K♥ takes any hand card.
@@ -319,14 +352,15 @@ class TestPlaying:
         body = body_of(play_line(player, store, ["6C r7c1"]))
         assert "Not usable right now" not in body
         assert "K♠: double the 6♣ on K♥ (r7c1)" in body
-        assert 'id="ctd-double"' in body  # the switch for doubling while placing
+        assert Page(body).select("#ctd-double")  # the switch for doubling while placing
         body = body_of(play_line(player, store, ["KS r7c1"]))
-        assert 'data-attack-card="6C"' in body and "12/13" in body and 'class="ctd-item' not in body
+        assert Page(body).select('[data-attack-card="6C"]') and "12/13" in body
+        assert not Page(body).select('[class^="ctd-item"]')
         player = start(seat_client, stacked("C", "10H 3S 2H 10D 3H AC 5D 9S 6C"))
         body = body_of(play_line(player, store, ["10H r7c1", "3S r7c1", "2H r7c1", "10D r7c2", "3H r7c2"]))
         assert "K♥: put A♣ under the power deck" in body
         body = body_of(play_line(player, store, ["KH AC"]))
-        assert "Known bottom card:" in body and '<dd id="ctd-hits">0/5</dd>' in body
+        assert "Known bottom card:" in body and Page(body).one("dd#ctd-hits").get_text() == "0/5"
 
 
 class TestSpectators:
@@ -336,9 +370,8 @@ class TestSpectators:
         watcher = seat_client()
         for body in (body_of(watcher.watch(player.game_id)), body_of(watcher.board())):
             assert "Watching live." in body and "The player's hand" in body
-            assert "<form" not in body.split('id="game"', 1)[1] and 'name="action"' not in body
-            assert "<button" not in body.split('id="game"', 1)[1]
-            assert 'class="ctd-mini black doubled"' in body  # but everything public is there
+            assert not controls_from_the_game_on(body) and not Page(body).select('[name="action"]')
+            assert Page(body).select(".ctd-mini.black.doubled")  # but everything public is there
         response = watcher.act({"type": "end_turn"})
         assert response.status_code == 403
 
@@ -350,21 +383,19 @@ class TestSpectators:
         watcher = seat_client()
         watcher.watch(player.game_id)
         body = body_of(player.act({"type": "use_item", "item": "KD"}))
-        assert 'aria-label="10 of clubs"' in body and "Move 10♣ to the top" in body
+        assert Page(body).select('[aria-label="10 of clubs"]') and "Move 10♣ to the top" in body
         for page in (body_of(watcher.board()), body_of(watcher.get(f"/g/{player.game_id}"))):
-            assert '<span class="ctd-peeked">' in page and 'aria-label="10 of clubs"' in page
+            assert Page(page).select('span.ctd-peeked [aria-label="10 of clubs"]')
             assert "The player is choosing whether this card goes to the top" in page
-            assert "Move 10♣ to the top" not in page and "<button" not in page.split('id="game"', 1)[1]
+            assert "Move 10♣ to the top" not in page and not controls_from_the_game_on(page)
         assert watcher.act({"type": "peek_decision", "move_to_top": move_to_top}).status_code == 403
         body = body_of(player.act({"type": "peek_decision", "move_to_top": move_to_top}))
         seen = body_of(watcher.board())
         if move_to_top:
-            assert (
-                'K♦: 10<span class="suit black">♣</span> moved to the top' in seen and "Known bottom card:" not in seen
-            )
+            assert suit_in_text(seen, "K♦: 10", "♣", " moved to the top") and "Known bottom card:" not in seen
         else:
             assert "Known bottom card:" in body and "Known bottom card:" in seen
-            assert 'K♦: 10<span class="suit black">♣</span> left at the bottom' in seen
+            assert suit_in_text(seen, "K♦: 10", "♣", " left at the bottom")
 
 
 # --- Hidden information over whole random games ------------------------------------------------
@@ -405,9 +436,9 @@ def assert_nothing_hidden(body: str, state: dict, seat: str | None, seed: int) -
     for code in set(face_down) - {"JK"}:
         assert_card_absent(body, code, texts)
     # Face-down places all look alike, so nothing tells a joker from a monster.
-    slots = {re.sub(r"r\dc\d|row \d", "", m.group(0)) for m in HIDDEN_SLOT.finditer(body)}
-    assert len(slots) <= 1
-    assert len(HIDDEN_SLOT.findall(body)) == len(face_down)
+    hidden = hidden_slots(body)
+    assert len({re.sub(r"r\dc\d|row \d", "", str(slot)) for slot in hidden}) <= 1
+    assert len(hidden) == len(face_down)
 
 
 def greedy_random(state: dict, rng: random.Random) -> dict:
@@ -462,16 +493,15 @@ def test_a_new_server_process_resumes_the_game(seat_client, store, db_url):
     before = body_of(seat_client().http.get(path, headers={"HX-Request": "true"}))
     fresh = create_app({"TESTING": True, "DATABASE_URL": db_url})  # a restarted server, same database
     after = body_of(fresh.test_client().get(path, headers={"HX-Request": "true"}))
-    dungeon = re.compile(r'<div class="ctd-dungeon".*?<p class="hint ctd-legend">', re.S)
-    assert dungeon.search(before).group(0) == dungeon.search(after).group(0)
-    assert 'data-version="10"' in after
+    assert str(Page(before).one("div.ctd-dungeon")) == str(Page(after).one("div.ctd-dungeon"))
+    assert Page(after).attr("[data-version]", "data-version") == "10"
 
 
 def test_how_to_play_page(seat_client):
     body = body_of(seat_client().get("/how-to-play/clear-the-dungeon"))
     assert "How to play Clear the Dungeon" in body
-    assert body.count('class="ctd-slot ') == 14  # the layout, pictured
+    assert len(Page(body).select("div.ctd-slot")) == 14  # the layout, pictured
     assert "Queen of diamonds, power 12" in body  # the example attack
     for item in ("K♠", "K♥", "K♦", "K♣"):
         assert item in body
-    assert "<script>" not in body and "style=" not in body
+    assert not Page(body).select("script:not([src]), style, [style]")

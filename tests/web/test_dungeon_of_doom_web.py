@@ -12,13 +12,13 @@ import html
 import io
 import json
 import random
-import re
 import time
 
 import pytest
 from sqlalchemy import update
 
 import rules_engine
+from tests.page import Page, squash
 from webapp import play, presence, socketio
 from webapp.catalog import BY_SLUG
 from webapp.store import games as games_table
@@ -109,11 +109,11 @@ class Table:
     def socket(self, seat=None):
         client = self.clients[seat].http if seat else self.app.test_client()
         sio = socketio.test_client(self.app, flask_test_client=client)
-        page = client.get(f"/g/{self.game_id}").get_data(as_text=True)
-        ticket = re.search(r'data-presence="([^"]+)"', page)
+        page = Page(client.get(f"/g/{self.game_id}").get_data(as_text=True))
+        tickets = [tag["data-presence"] for tag in page.select("[data-presence]")]
         ack = sio.emit(
             "watch",
-            {"game": self.game_id, "version": -1, "presence": ticket.group(1) if ticket else None},
+            {"game": self.game_id, "version": -1, "presence": tickets[0] if tickets else None},
             callback=True,
         )
         assert ack["ok"]
@@ -219,8 +219,8 @@ class TestMaps:
         record = host.app.extensions["delve_store"].load(game_id)
         assert rules.parse_map(record.options["map"]) == rules.parse_map(UPLOADED)
         assert host.http.post(f"/g/{game_id}/start", data={"csrf_token": host.csrf}).status_code == 303
-        page = host.watch(game_id).get_data(as_text=True)
-        assert '<h2 id="map-title">Upload Hall (custom map)</h2>' in page
+        page = Page(host.watch(game_id).get_data(as_text=True))
+        assert page.one("h2#map-title").get_text() == "Upload Hall (custom map)"
 
     @pytest.mark.parametrize(
         ("content", "where"),
@@ -243,9 +243,8 @@ class TestMaps:
         assert (state["map"]["width"], state["map"]["height"]) == rules.SIZES["M"][:2]
         assert state["map"] == rules.parse_map(rules.generate_map(SEED, "M")).as_state()  # drawn from the seed
         for client in t.clients.values():
-            page = client.get(f"/g/{t.game_id}").get_data(as_text=True)
-            title = re.search(r'<h2 id="map-title">(.*?)</h2>', page).group(1)
-            assert title == f"{html.escape(state['map']['name'])} (random medium map)"
+            page = Page(client.get(f"/g/{t.game_id}").get_data(as_text=True))
+            assert page.one("h2#map-title").get_text() == f"{state['map']['name']} (random medium map)"
 
     def test_play_again_after_a_random_map_draws_a_fresh_map_of_the_same_size(self, app, seat_client):
         t = Table(app, seat_client, players=2, map_choice="random-S")
@@ -275,21 +274,21 @@ class TestTurns:
     def test_spectators_cannot_act(self, table, seat_client):
         watcher = seat_client()
         watcher.watch(table.game_id)
-        assert 'name="action"' not in watcher.bodies[-1]
+        assert not Page(watcher.bodies[-1]).select('[name="action"]')
         assert watcher.act({"type": "end_turn"}).status_code == 403
 
     def test_leaving_has_no_key_and_asks_for_a_second_click(self, table):
         # One stray keypress must not kill an adventurer: no shortcut, and the leave button sits
         # inside a closed disclosure as an explicit "Yes, leave the dungeon".
         for seat in ["p1", "p2"]:  # on and off their turn
-            page = table.clients[seat].get(f"/g/{table.game_id}").get_data(as_text=True)
-            details = re.search(r'<details class="leave">(.*?)</details>', page, re.S)
-            assert details and "<summary>Leave the game…</summary>" in details.group(1), seat
-            button = re.search(r'<button[^>]*id="act-leave"[^>]*>(.*?)</button>', details.group(1), re.S)
-            assert button and button.group(1).strip() == "Yes, leave the dungeon", seat
-            assert "data-key" not in button.group(0) and "aria-keyshortcuts" not in button.group(0)
-            assert page.count('id="act-leave"') == 1
-            assert not re.search(r'data-(alt-)?key="1"', page), seat  # it had the first choice key
+            page = Page(table.clients[seat].get(f"/g/{table.game_id}").get_data(as_text=True))
+            details = page.one("details.leave")
+            assert [summary.get_text() for summary in details.select("summary")] == ["Leave the game…"], seat
+            button = page.one("#act-leave")  # the only one, and inside the disclosure
+            assert button.find_parent("details") is details, seat
+            assert button.get_text().strip() == "Yes, leave the dungeon", seat
+            assert not button.has_attr("data-key") and not button.has_attr("aria-keyshortcuts"), seat
+            assert not page.select('[data-key="1"], [data-alt-key="1"]'), seat  # it had the first choice key
             game = play.load_game(table.store, table.game_id)
             keys = {
                 (b.key, b.alt_key)
@@ -500,7 +499,13 @@ class TestPlayAgain:
         assert t.store.load(new_id).status == "waiting"
 
 
-ALLOWED_CELL = re.compile(r'<rect x="(-?[\d.]+)" y="(-?[\d.]+)" width="(?:10|9.4)"')
+TILE = 'rect[width="10"], rect[width="9.4"]'  # a cell's own square (not an item's, nor the background)
+
+
+def dungeon(body):
+    """The first dungeon picture (SVG) of ``body``, or None."""
+    pictures = Page(body).select("svg.dungeon")
+    return pictures[0] if pictures else None
 
 
 def allowed_cells(state, seat):
@@ -509,13 +514,10 @@ def allowed_cells(state, seat):
 
 
 def drawn_cells(body):
-    svg = body.split('class="dungeon"', 1)
-    if len(svg) < 2:
+    svg = dungeon(body)
+    if svg is None:
         return set()
-    cells = set()
-    for x, y in ALLOWED_CELL.findall(svg[1].split("</svg>", 1)[0]):
-        cells.add((int(float(y)) // 10, int(float(x)) // 10))
-    return cells
+    return {(int(float(tile["y"])) // 10, int(float(tile["x"])) // 10) for tile in svg.select(TILE)}
 
 
 _KIT_GLYPH = {"S": "sword", "A": "armour", "L": "lantern"}
@@ -524,26 +526,26 @@ _KIT_GLYPH = {"S": "sword", "A": "armour", "L": "lantern"}
 def drawn_map(body):
     """Every cell the first dungeon picture of ``body`` draws, read back from its SVG:
     ``{(row, col): {"tile", "item": (kind, amount) or None, "player": its tooltip or None}}``."""
-    svg = body.split('class="dungeon"', 1)
-    if len(svg) < 2:
+    svg = dungeon(body)
+    if svg is None:
         return {}
     cells = {}
-    for group in svg[1].split("</svg>", 1)[0].split('<g class="dod-cell"')[1:]:
-        x, y = ALLOWED_CELL.search(group).groups()
+    for group in svg.select("g.dod-cell"):
+        square = group.select(TILE)[0]
         item = None
-        if 'stroke="#8a6414"' in group:  # the gold coin (the player's own disc has another stroke)
-            amount = re.search(r'class="glyph small">(\d+)<', group)
-            item = ("gold", int(amount.group(1)) if amount else 1)
-        elif 'fill="#e5484d"' in group:
+        if group.select('[stroke="#8a6414"]'):  # the gold coin (the player's own disc has another stroke)
+            amount = group.select("text.glyph.small")
+            item = ("gold", int(amount[0].get_text()) if amount else 1)
+        elif group.select('[fill="#e5484d"]'):
             item = ("potion", 1)
-        elif kit := re.search(r'class="glyph kit">([SAL])<', group):
-            item = (_KIT_GLYPH[kit.group(1)], 1)
-        player = re.search(r'<g class="player[^"]*"><title>(.*?)</title>', group)
-        tile = "wall" if 'fill="#6d5a45"' in group else ("exit" if 'class="glyph exit"' in group else "floor")
-        cells[int(float(y)) // 10, int(float(x)) // 10] = {
+        elif kit := group.select("text.glyph.kit"):
+            item = (_KIT_GLYPH[kit[0].get_text()], 1)
+        player = group.select("g.player > title:first-child")
+        tile = "wall" if group.select('[fill="#6d5a45"]') else ("exit" if group.select("text.glyph.exit") else "floor")
+        cells[int(float(square["y"])) // 10, int(float(square["x"])) // 10] = {
             "tile": tile,
             "item": item,
-            "player": html.unescape(player.group(1)) if player else None,
+            "player": player[0].get_text() if player else None,
         }
     return cells
 
@@ -651,11 +653,10 @@ PILES = "name Piles\nwin 1\n########\n#GG.SGE#\n########\n"
 
 def final_table(body):
     """The end-of-game table: {player name: (outcome, hit points, gold, kit)}."""
-    table = re.search(r'<table class="final-stats">(.*?)</table>', body, re.S).group(1)
     rows = {}
-    for row in re.findall(r"<tr[^>]*>\s*<th scope=\"row\">(.*?)</tr>", table, re.S):
-        name, *cells = [re.sub(r"<[^>]+>", "", part).strip() for part in re.split(r"</th>|</td>", row) if part.strip()]
-        rows[name.removesuffix(" (you)")] = tuple(cells)
+    for name in Page(body).select('table.final-stats tr > th[scope="row"]:first-child'):
+        cells = name.find_next_siblings("td")
+        rows[squash(name.get_text()).removesuffix(" (you)")] = tuple(squash(cell.get_text()) for cell in cells)
     return rows
 
 
@@ -687,7 +688,7 @@ def test_the_end_shows_every_viewer_every_player_and_the_whole_map(app, seat_cli
     for viewer, client in [("p1", t.clients["p1"]), ("p2", t.clients["p2"]), (None, watcher)]:
         body = client.board().get_data(as_text=True)
         assert final_table(body) == {"Ann": ("escaped", "3", "1", "sword"), "Bob": ("left", "3", "0", "none")}, viewer
-        assert '<span class="tag">won</span>' in body  # the roster too, not "alive"
+        assert "won" in Page(body).texts("span.tag")  # the roster too, not "alive"
         drawn = drawn_map(body)
         assert len(drawn) == 8 * 3
         assert drawn[1, 6] == {"tile": "exit", "item": None, "player": "You" if viewer == "p1" else "Ann"}
@@ -716,15 +717,15 @@ LANTERN_FIELD = fov_drawing(
 
 
 def test_how_to_play_draws_the_rules_fields_and_states_the_rules(app):
-    body = app.test_client().get("/how-to-play/dungeon-of-doom").get_data(as_text=True)
-    figures = dict(re.findall(r'<figure id="(fov-\w+)">(.*?)</figure>', body, re.S))
+    page = Page(app.test_client().get("/how-to-play/dungeon-of-doom").get_data(as_text=True))
     for name, field, count in [("fov-normal", NORMAL_FIELD, 21), ("fov-lantern", LANTERN_FIELD, 33)]:
-        drawn = drawn_map(figures[name])
+        figure = page.one(f"figure#{name}")
+        drawn = drawn_map(str(figure))
         assert len(drawn) == count, name  # ruling 1: not the Manhattan 13 and 25
         centre = next(pos for pos, cell in drawn.items() if cell["player"] == "You")
         assert {(r - centre[0], c - centre[1]) for r, c in drawn} == field, name
-        assert f"{count} tiles" in figures[name]
-    text = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", body)).split())
+        assert f"{count} tiles" in figure.get_text(), name
+    text = page.text()
     assert "diamond" not in text and "more often" not in text
     for fact in [
         "it uses all your remaining AP and ends your turn",  # a potion (5.3)
@@ -736,7 +737,7 @@ def test_how_to_play_draws_the_rules_fields_and_states_the_rules(app):
         "A already means west, so the two-key attack uses F",
     ]:
         assert fact in text, fact
-    example = re.search(r'<pre class="mono">(.*?)</pre>', body, re.S).group(1)
+    example = page.select("pre.mono")[0].get_text()
     assert example + "\n" == rules.shipped_maps()["duelling-hall"]
 
 
@@ -748,7 +749,7 @@ def test_spectators_share_one_rendered_board_that_carries_no_form_token(table, s
     one = first.board().get_data(as_text=True)
     two = second.board().get_data(as_text=True)
     assert one == two
-    assert 'name="csrf_token"' not in one
+    assert not Page(one).select('[name="csrf_token"]')
     assert first.csrf != second.csrf  # each browser still has its own token, outside the fragment
 
 
@@ -787,4 +788,4 @@ def test_spectators_arriving_together_wait_for_one_render(app, table, seat_clien
     for thread in threads:
         thread.join(10)
     assert renders == [None]  # one spectator render for four pages
-    assert len(set(bodies)) == 1 and "data-version" in bodies[0]
+    assert len(set(bodies)) == 1 and Page(bodies[0]).select("[data-version]")

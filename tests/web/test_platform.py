@@ -6,9 +6,11 @@ import json
 import re
 
 import pytest
+from bs4 import Tag
 
 import rules_engine
 from rules_engine.cards import standard_deck
+from tests.page import Page
 from webapp import create_app, play
 
 S1_HEAD = "5C 8D 3H 9S 7D KS JS QH 6S".split()
@@ -22,22 +24,23 @@ def stored_state(store, game_id):
 class TestLobby:
     def test_lists_all_five_games_with_play_buttons_only_where_playable(self, seat_client):
         player = seat_client()
-        body = player.get("/").get_data(as_text=True)
-        for title in [
+        page = Page(player.get("/").get_data(as_text=True))
+        assert page.texts("li.game-card h3") == [
             "Shuffle and Doom!",
             "Clear the Dungeon",
-            "Hebrac&#39;s Dungeon",
+            "Hebrac's Dungeon",
             "Dungeon Cards",
             "The Dungeon of Doom",
-        ]:
-            assert title in body
-        assert 'value="shuffle-and-doom"' in body
-        assert body.count("Being built") + body.count('name="game"') == 5
+        ]
+        assert page.attr('#game-shuffle-and-doom form input[name="game"]', "value") == "shuffle-and-doom"
+        for card in page.select("li.game-card"):  # each either offers a form to play or says it is coming
+            playable = card.select('form input[name="game"]')
+            assert len(playable) + ("Being built" in card.get_text()) == 1, card["id"]
 
     def test_no_dead_links(self, seat_client):
         player = seat_client()
-        body = player.get("/").get_data(as_text=True)
-        links = set(re.findall(r'href="(/[^"]*)"', body))
+        page = Page(player.get("/").get_data(as_text=True))
+        links = {tag["href"] for tag in page.select('[href^="/"]')}
         assert links
         for link in links:
             response = player.http.get(link)
@@ -108,8 +111,9 @@ class TestSecurityHeaders:
             response.close()
             if response.mimetype != "text/html":
                 continue
-            assert not re.search(r"<script(?![^>]*\bsrc=)[^>]*>", body), name  # CSP would block it anyway
-            assert not re.search(r"<style[\s>]|\sstyle=", body), name
+            page = Page(body)
+            assert not page.select("script:not([src])"), name  # CSP would block it anyway
+            assert not page.select("style, [style]"), name
 
     @staticmethod
     def cookies(response) -> dict[str, str]:
@@ -127,7 +131,7 @@ class TestSecurityHeaders:
             assert int(re.search(r"max-age=(\d+)", hsts).group(1)) >= 180 * 24 * 3600
             assert "includeSubDomains" in hsts
             session_cookie = self.cookies(home)["session"]
-            csrf = re.search(r'name="csrf_token" value="([^"]+)"', home.get_data(as_text=True)).group(1)
+            csrf = Page(home.get_data(as_text=True)).select('input[name="csrf_token"]')[0]["value"]
             created = client.post(
                 "/games", data={"game": "shuffle-and-doom", "csrf_token": csrf}, base_url="https://delve.example"
             )
@@ -143,7 +147,7 @@ class TestSecurityHeaders:
     def test_in_development_cookies_are_not_secure(self, seat_client):
         player = seat_client()
         home = player.http.get("/")
-        player.csrf = re.search(r'name="csrf_token" value="([^"]+)"', home.get_data(as_text=True)).group(1)
+        player.csrf = Page(home.get_data(as_text=True)).select('input[name="csrf_token"]')[0]["value"]
         created = player.http.post("/games", data={"game": "shuffle-and-doom", "csrf_token": player.csrf})
         for cookie in (self.cookies(home)["session"], self.cookies(created)["delve_seat"]):
             assert "Secure" not in cookie and "HttpOnly" in cookie
@@ -297,10 +301,11 @@ class TestActing:
 
     def test_fragment_response_is_the_board_and_the_announcer(self, seat_client):
         player = self.start_s1(seat_client)
-        body = player.act({"type": "choose_stat_set", "set": "top"}).get_data(as_text=True)
-        assert body.lstrip().startswith('<section id="game"')
-        assert 'id="announcer"' in body and 'hx-swap-oob="innerHTML"' in body
-        assert "<html" not in body
+        page = Page(player.act({"type": "choose_stat_set", "set": "top"}).get_data(as_text=True))
+        first, *_rest = [node for node in page.soup.contents if isinstance(node, Tag) or node.strip()]
+        assert isinstance(first, Tag) and first.name == "section" and first.get("id") == "game"
+        assert page.attr("#announcer", "hx-swap-oob") == "innerHTML"
+        assert not page.select("html")
 
     def test_without_javascript_a_post_redirects_to_the_page(self, seat_client):
         player = self.start_s1(seat_client)
@@ -378,7 +383,7 @@ class TestActing:
         watcher = seat_client()
         body = watcher.watch(player.game_id).get_data(as_text=True)
         assert "Watching live" in body
-        assert 'name="action"' not in body and 'class="play"' not in body
+        assert not Page(body).select('[name="action"], .play')
         response = watcher.act({"type": "choose_stat_set", "set": "top"})
         assert response.status_code == 403
         assert "watching" in response.get_data(as_text=True)
@@ -406,7 +411,7 @@ class TestActing:
         response = watcher.board()
         assert response.status_code == 200
         assert response.headers["Vary"].startswith("HX-Request")
-        assert 'class="play"' not in response.get_data(as_text=True)
+        assert not Page(response.get_data(as_text=True)).select(".play")
 
 
 class TestRestartAndReplay:
@@ -474,7 +479,7 @@ class TestRematch:
         old, new = store.load(player.game_id), store.load(new_id)
         assert new.seed == old.seed and new.options == old.options and new.version == 0
         body = player.get(f"/g/{new_id}").get_data(as_text=True)
-        assert 'class="play"' in body  # the new game's seat belongs to whoever asked
+        assert Page(body).select("form.play")  # the new game's seat belongs to whoever asked
 
     def test_same_deal_refused_while_running(self, seat_client):
         player = seat_client()
