@@ -43,7 +43,7 @@ def _seated_back(seated: Seated):
 
 
 def _free_player_name(seats: list) -> str:
-    """ "Player N" for someone who typed no name: the first N nobody at the table goes by."""
+    """The name of someone who typed none: the first "Player N" nobody at the table goes by."""
     return next(f"Player {n}" for n in itertools.count(len(seats) + 1) if not play.name_taken(seats, f"Player {n}"))
 
 
