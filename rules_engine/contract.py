@@ -6,7 +6,10 @@ hooks its rules need. ``rules_engine.get(slug)`` fills
 every hook the module leaves out with its default, once, and returns a ``Rules``: code outside
 the engines never asks "does this game have X" (as boardgame.io's ``ProcessGameConfig`` does).
 
-A state is a plain JSON-safe ``dict``; an action is ``{"type": ..., **params}``.
+A state is a plain JSON-safe ``dict``; an action is ``{"type": ..., **params}``. ``result(state)``
+is None while the game runs, then one shape for every game: ``winners`` (seats), ``scores``
+({seat: number}), ``reason`` (a short code), ``text`` (the end in one sentence, naming seats as
+the log does), plus whatever a game's own pages or leaderboard need.
 ``apply`` never mutates its input: it returns a new state or raises
 ``InvalidAction`` (malformed) / ``IllegalAction`` (against the rules) and changes nothing.
 

@@ -445,6 +445,26 @@ def end_turn_cost(state: dict[str, Any]) -> dict[str, Any] | None:
     return {"hits": hits, "hits_after": after, "fatal": after >= MAX_HITS}
 
 
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def _result_sentence(reason: str, turns: int, hits: int, defeated: int) -> str:
+    """How the score of 10.7 came about, in one sentence."""
+    if reason == "cleared":
+        return (
+            f"Cleared in {turns} turns with {_count(hits, 'hit')}: {MONSTERS} monsters × "
+            f"{DEFEAT_POINTS}, +{WIN_BONUS} for the win, +{SPARE_HIT_POINTS} for each of the "
+            f"{MAX_HITS - hits} hits to spare."
+        )
+    ending = {
+        "five_hits": f"Five hits after {turns} turns.",
+        "resigned": f"Resigned on turn {turns}.",
+        "out_of_power": f"Out of power on turn {turns}.",
+    }[reason]
+    return f"{ending} {defeated} of {MONSTERS} monsters defeated, {DEFEAT_POINTS} points each."
+
+
 def result(state: dict[str, Any]) -> dict[str, Any] | None:
     """``None`` while the game runs, else winners, score and reason (10.7).
 
@@ -462,6 +482,7 @@ def result(state: dict[str, Any]) -> dict[str, Any] | None:
         "winners": [seat] if won else [],
         "scores": {seat: score},
         "reason": STATUS_REASON[status],
+        "text": _result_sentence(STATUS_REASON[status], state["turn"], hits, state["defeated"]),
         "defeated": state["defeated"],
         "hits": hits,
         "turns": state["turn"],

@@ -410,6 +410,7 @@ class TestHits:
             "winners": [],
             "scores": {"p1": 0},
             "reason": "five_hits",
+            "text": "Five hits after 2 turns. 0 of 12 monsters defeated, 100 points each.",
             "defeated": 0,
             "hits": 5,
             "turns": 2,

@@ -135,6 +135,7 @@ class TestLobby:
             "scores": {},
             "reason": "everyone left",
             "result": "abandoned",
+            "text": "Everyone left: the game is abandoned.",
             "escaped": [],
             "hall_of_fame": [],
         }

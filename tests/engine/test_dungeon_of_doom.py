@@ -473,7 +473,12 @@ class TestCombat:
         assert item_at(state, (3, 5)) == {"kind": "lantern", "amount": 1}
         assert dod.result(state) is None
         state = act(state, "p1", "move", "N")
-        assert dod.result(state) == {"winners": ["p1"], "scores": {"p1": 2, "p2": 0}, "reason": "escaped"}
+        assert dod.result(state) == {
+            "winners": ["p1"],
+            "scores": {"p1": 2, "p2": 0},
+            "reason": "escaped",
+            "text": "p1 escaped with the gold!",
+        }
 
     def test_sword_against_no_armour_does_two_damage(self):
         state = game(DUELLING_HALL, {"p1": (2, 2), "p2": (1, 2)}, dice=[1])
@@ -533,7 +538,12 @@ class TestDeath:
         state = act(state, "p1", "move", "W")
         assert dod.result(state) is None  # on the exit, but only 1 gold
         state = act(state, "p1", "pickup")
-        assert dod.result(state) == {"winners": ["p1"], "scores": {"p1": 2, "p2": 0}, "reason": "escaped"}
+        assert dod.result(state) == {
+            "winners": ["p1"],
+            "scores": {"p1": 2, "p2": 0},
+            "reason": "escaped",
+            "text": "p1 escaped with the gold!",
+        }
         assert dod.view(state, "p1")["final"]["rows"][1] == "#.E..#"
 
     def test_the_final_terrain_keeps_an_exit_under_dropped_gold(self):
@@ -581,7 +591,12 @@ class TestEndOfGame:
         state = act(state, "p1", "move", "E")
         assert ap(state, "p1") == 3
         state = act(state, "p1", "move", "E")
-        assert dod.result(state) == {"winners": ["p1"], "scores": {"p1": 1, "p2": 0}, "reason": "escaped"}
+        assert dod.result(state) == {
+            "winners": ["p1"],
+            "scores": {"p1": 1, "p2": 0},
+            "reason": "escaped",
+            "text": "p1 escaped with the gold!",
+        }
         for seat in ("p1", "p2", None, "p9"):
             v = dod.view(state, seat)
             assert v["result"] == dod.result(state) and v["status"] == "finished" and v["turn"] is None
@@ -604,14 +619,24 @@ class TestEndOfGame:
         state = act(state, "p1", "move", "E")
         assert ap(state, "p1") == 5 and dod.result(state) is None
         state = act(state, "p1", "move", "W")
-        assert dod.result(state) == {"winners": ["p1"], "scores": {"p1": 0}, "reason": "escaped"}
+        assert dod.result(state) == {
+            "winners": ["p1"],
+            "scores": {"p1": 0},
+            "reason": "escaped",
+            "text": "p1 escaped with the gold!",
+        }
 
     def test_s20_everyone_leaves(self):
         state = game(DUELLING_HALL, {"p1": (2, 1), "p2": (3, 4)})
         state = act(state, "p1", "leave")
         assert turn(state) == (2, "p2")
         state = act(state, "p2", "leave")
-        assert dod.result(state) == {"winners": [], "scores": {"p1": 0, "p2": 0}, "reason": "no_one_left"}
+        assert dod.result(state) == {
+            "winners": [],
+            "scores": {"p1": 0, "p2": 0},
+            "reason": "no_one_left",
+            "text": "Nobody escaped.",
+        }
         for seat in ("p1", "p2", None):
             final = dod.view(state, seat)["final"]
             assert final["rows"] == parse_map(DUELLING_HALL).to_text().splitlines()[2:]

@@ -49,7 +49,7 @@ def present(scene: Scene) -> dict:
         "acting": acting,
         "attacking": attacking,
         "status_line": status_line(scene),
-        "final_result": final_result(rules, scene.result),
+        "final_result": scene.result,  # the engine's, with its sentence of how the score came about
         "peek": peek(view, by_type, acting),
         "dungeon_slots": dungeon(view, acting),
         "monster_total": rules.MONSTERS,
@@ -97,27 +97,6 @@ def status_line(scene: Scene) -> dict:
         "lead": "Watching live.",
         "detail": f"Only the player who started this game can act. Turn {view['turn']}.",
     }
-
-
-def final_result(rules: Rules, result: dict | None) -> dict | None:
-    """The engine's result with ``text``: how the score of rules 10.7 came about."""
-    if result is None:
-        return None
-    turns, hits, defeated = result["turns"], result["hits"], result["defeated"]
-    if result["reason"] == "cleared":
-        text = (
-            f"Cleared in {turns} turns with {_count(hits, 'hit')}: {rules.MONSTERS} monsters × "
-            f"{rules.DEFEAT_POINTS}, +{rules.WIN_BONUS} for the win, +{rules.SPARE_HIT_POINTS} for each of the "
-            f"{rules.MAX_HITS - hits} hits to spare."
-        )
-    else:
-        ending = {
-            "five_hits": f"Five hits after {turns} turns.",
-            "resigned": f"Resigned on turn {turns}.",
-            "out_of_power": f"Out of power on turn {turns}.",
-        }[result["reason"]]
-        text = f"{ending} {defeated} of {rules.MONSTERS} monsters defeated, {rules.DEFEAT_POINTS} points each."
-    return {**result, "text": text}
 
 
 def peek(view: dict, by_type: dict[str, list[ActionButton]], acting: bool) -> dict | None:

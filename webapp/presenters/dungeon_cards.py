@@ -47,12 +47,6 @@ PHASE_TEXT = {
     "awaiting_dash": "Controlled Dash: the Athlete picks a direction, or stays.",
     "awaiting_hand_discard": "Too many cards: discard down to three.",
 }
-DEFEAT_REASONS = {
-    "fell": "fell into the Pit",
-    "died": "died in a fight",
-    "round limit": "the round limit ran out",
-    "gave up": "gave up",
-}
 ENDING_TITLES = {"victory": "Escaped!", "team_victory": "Team victory!", "abandoned": "Abandoned"}
 
 # The actions of a turn outside a fight (the "Your turn" panel), and the log lines of a fight.
@@ -454,6 +448,7 @@ class _Page:
         self.scene = scene
         self.view = scene.view
         self.data = scene.rules.data
+        self.defeat_reasons = scene.rules.DEFEAT_REASONS
         self.seat = scene.seat
         self.names = scene.names
         self.result = scene.result
@@ -542,6 +537,7 @@ def status(page: _Page) -> Status:
 
 
 def result_sentence(page: _Page) -> str:
+    """The engine's sentence for the end (its ``text``), with the players' names for their seats."""
     result = page.result
     assert result is not None  # only called once the game is over
     if result["result"] == "victory":
@@ -550,7 +546,7 @@ def result_sentence(page: _Page) -> str:
         return f"Team victory: {', '.join(page.who(s) for s in result['escaped'])} escaped."
     if result["result"] == "abandoned":
         return "Everyone left: the game is abandoned."
-    return f"Defeat: {DEFEAT_REASONS.get(result['reason'], result['reason'])}."
+    return f"Defeat: {page.defeat_reasons.get(result['reason'], result['reason'])}."
 
 
 def setup_warnings(page: _Page) -> list[str]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from markupsafe import Markup
 
+from ..rendering import name_seats
 from . import Scene
 from .controls import buttons_by_type, move_pad
 
@@ -77,9 +78,7 @@ def present(scene: Scene) -> dict:
 
 def outcome(result: dict, names: dict[str, str]) -> str:
     """The game's end in one line: who escaped with the gold (rule 10.8), or nobody."""
-    if not result["winners"]:
-        return "Nobody escaped."
-    return ", ".join(names.get(w, w) for w in result["winners"]) + " escaped with the gold!"
+    return name_seats(result["text"], names)
 
 
 def turn_note(seat: str | None, alive: bool, my_turn: bool) -> str | None:

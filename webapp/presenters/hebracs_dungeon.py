@@ -37,12 +37,6 @@ PHASE_TEXT = {
     "overflow": "Your bag is over its limit: drop one treasure.",
 }
 EXPLORE_OR_DESCEND = "Explore: enter a chamber next to one you have visited, or go down a level."
-ENDINGS = {
-    "won": "Victory! You hold the four legendary treasures.",
-    "dead": "You died in Hebrac's Dungeon.",
-    "stranded": "Stranded: the Hand Deck ran out of cards.",
-    "resigned": "You gave up the quest.",
-}
 ENEMY_KINDS = {"S": "mercenary", "H": "amazon warrior", "C": "evil magician", "D": "demon"}
 BAG_GROUPS = (
     ("life", "Life potions", data.is_life_potion),
@@ -141,8 +135,7 @@ def status_line(view: dict, player: bool, result: dict | None, by_type: dict) ->
     else:
         phase_text = PHASE_TEXT.get(view["phase"], "").format(level=view["level"])
     if result:
-        ending = ENDINGS.get(view["status"], "")
-        return {"tone": "over", "lead": "Game over.", "text": f"{ending} Score {view['score']}."}
+        return {"tone": "over", "lead": "Game over.", "text": result["text"]}
     if player:
         return {"tone": "", "lead": "Your move.", "text": phase_text}
     return {

@@ -111,6 +111,7 @@ from . import setup as _setup
 from . import views as _views
 from .core import clone as _clone
 from .core import log as _log
+from .views import DEFEAT_REASONS as DEFEAT_REASONS  # the words of each defeat, for the pages too
 
 slug = "dungeon-cards"
 title = "Dungeon Cards"

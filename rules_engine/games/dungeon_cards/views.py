@@ -154,9 +154,29 @@ def result(state: dict[str, Any]) -> dict[str, Any] | None:
         "scores": {c["id"]: c["level"] for c in chars},
         "reason": outcome["reason"],
         "result": outcome["result"],
+        "text": _result_sentence(outcome, chars),
         "escaped": list(outcome["escaped"]),
         "hall_of_fame": kit.deep_copy(state["hall_of_fame"]),
     }
+
+
+DEFEAT_REASONS = {
+    "fell": "fell into the Pit",
+    "died": "died in a fight",
+    "round limit": "the round limit ran out",
+    "gave up": "gave up",
+}
+
+
+def _result_sentence(outcome: dict[str, Any], chars: list[dict[str, Any]]) -> str:
+    """The end in one sentence, naming seats as the log does (§7.4)."""
+    if outcome["result"] == "victory":
+        return f"Victory: {chars[0]['id']} escaped the dungeon!"
+    if outcome["result"] == "team_victory":
+        return f"Team victory: {', '.join(outcome['escaped'])} escaped."
+    if outcome["result"] == "abandoned":
+        return "Everyone left: the game is abandoned."
+    return f"Defeat: {DEFEAT_REASONS.get(outcome['reason'], outcome['reason'])}."
 
 
 def action_label(state: dict[str, Any], action: dict[str, Any]) -> str:

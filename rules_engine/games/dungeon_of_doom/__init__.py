@@ -13,7 +13,7 @@ knows nothing of clocks: turn timeouts and lost connections arrive as the server
 >>> state = apply(state, "p1", {"type": "end_turn"})
 >>> state = apply(state, "p2", {"type": "move", "dir": "W"})
 >>> result(state)
-{'winners': ['p2'], 'scores': {'p1': 0, 'p2': 0}, 'reason': 'escaped'}
+{'winners': ['p2'], 'scores': {'p1': 0, 'p2': 0}, 'reason': 'escaped', 'text': 'p2 escaped with the gold!'}
 
 Options (10.1): ``map`` (text of a map file; default the built-in "Lantern Gallery"),
 ``max_players`` (1–8, default 4: living players allowed at once), ``turn_seconds`` (0 or
@@ -1190,11 +1190,14 @@ def field_of_view(lantern: bool) -> tuple[tuple[int, int], ...]:
 
 
 def result(state: dict[str, Any]) -> dict[str, Any] | None:
-    """``None`` while running, else ``{"winners", "scores", "reason"}`` (10.8)."""
+    """``None`` while running, else ``{"winners", "scores", "reason", "text"}`` (10.8); the sentence
+    names seats ("p1"), as the log does."""
     res = state["result"]
     if res is None:
         return None
-    return {"winners": list(res["winners"]), "scores": dict(res["scores"]), "reason": res["reason"]}
+    winners = list(res["winners"])
+    text = f"{', '.join(winners)} escaped with the gold!" if winners else "Nobody escaped."
+    return {"winners": winners, "scores": dict(res["scores"]), "reason": res["reason"], "text": text}
 
 
 # ---------------------------------------------------------------------------------------------

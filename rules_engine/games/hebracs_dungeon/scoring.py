@@ -16,6 +16,13 @@ from typing import Any
 from . import data
 
 REASONS = {"won": "victory", "dead": "death", "stranded": "stranded", "resigned": "resigned"}
+ENDINGS = {
+    "won": "Victory! You hold the four legendary treasures.",
+    "dead": "You died in Hebrac's Dungeon.",
+    "stranded": "Stranded: the Hand Deck ran out of cards.",
+    "resigned": "You gave up the quest.",
+}
+"""How each ending reads, before its score (the result's sentence)."""
 
 
 def points(*, aces: int, level: int, cleared: int, turns: int, life: int, victory: bool) -> int:
@@ -57,6 +64,7 @@ def result(state: dict[str, Any]) -> dict[str, Any] | None:
         "winners": [seat] if state["status"] == "won" else [],
         "scores": {seat: score(state)},
         "reason": REASONS[state["status"]],
+        "text": f"{ENDINGS[state['status']]} Score {score(state)}.",
         "ranked": state["options"]["deck"] is None,
         **details(state),
     }
