@@ -37,7 +37,7 @@ rules_engine.errors.InvalidAction: play_card needs card
 from __future__ import annotations
 
 import marshal
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -219,3 +219,13 @@ def _check(name: str, spec: Spec, value: Any) -> Any:
     else:
         return spec(name, value)
     raise InvalidAction(message.format(name=name, value=value) if message else f"{name} must be {what}")
+
+
+def log_entries(lines: Iterable[str]) -> list[dict[str, Any]]:
+    """A view's log in the shape every game shares: ``{seq, text}`` entries, ``seq`` counting from
+    1 in the order this viewer sees them (so a page can say which ones it has shown).
+
+    >>> log_entries(["You enter.", "A door opens."])
+    [{'seq': 1, 'text': 'You enter.'}, {'seq': 2, 'text': 'A door opens.'}]
+    """
+    return [{"seq": seq, "text": text} for seq, text in enumerate(lines, start=1)]

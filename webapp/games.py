@@ -83,19 +83,15 @@ def _board_page() -> str:
 
 
 def log_mark(entries: list) -> int:
-    """Where the log ends: the last event's ``seq`` for windowed event logs, else the length."""
-    if entries and isinstance(entries[-1], dict) and "seq" in entries[-1]:
-        return int(entries[-1]["seq"])
-    return len(entries)
+    """Where the log ends: its last entry's ``seq`` (every view's log is ``{seq, text}`` entries)."""
+    return int(entries[-1]["seq"]) if entries else 0
 
 
 def entries_after(entries: list, seen: int | None) -> list:
     """The log entries a page has not shown yet (the announcer reads them out)."""
     if seen is None:
         return []
-    if entries and isinstance(entries[-1], dict) and "seq" in entries[-1]:
-        return [e for e in entries if e.get("seq", 0) > seen]
-    return entries[seen:]
+    return [e for e in entries if e["seq"] > seen]
 
 
 def seat_rows(game: play.LoadedGame, now: float, viewer: str | None = None) -> list[dict]:
@@ -175,7 +171,7 @@ def render_game(game: play.LoadedGame, seat: str | None, *, flash: str | None = 
         blocks = ["game"]
     else:
         view = game.rules.view(game.state, seat)
-        log_entries = view.get("log", view.get("events", []))
+        log_entries = view["log"]
         buttons = play.action_buttons(game, seat, entry.keys)
         if context.get("names"):
             buttons = [dataclasses.replace(b, label=name_seats(b.label, context["names"])) for b in buttons]

@@ -742,7 +742,7 @@ def view(state: dict[str, Any], seat: str | None) -> dict[str, Any]:
         "status": state["status"],
         "player": _seat(state),
         "result": result(state),
-        "log": log,
+        "log": kit.log_entries(log),
     }
 
 

@@ -1003,7 +1003,7 @@ def view(state: dict[str, Any], seat: str | None) -> dict[str, Any]:
         "multiplier": s["multiplier"],
         "exhaustions": s["exhaustions"],
         "actions": s["actions"],
-        "log": list(s["log"]),
+        "log": kit.log_entries(s["log"]),
         "result": result(s),
     }
 

@@ -33,6 +33,11 @@ LAYOUTS = {
 }
 
 
+def texts(log: list[dict]) -> list[str]:
+    """A view's log as its lines of text."""
+    return [entry["text"] for entry in log]
+
+
 def stacked(layout: str, power_top: str = "") -> list[str]:
     """The 54-card deck of 11.0: dungeon in reading order, listed power cards, standard rest."""
     top = power_top.split()
@@ -743,8 +748,9 @@ class TestView:
         assert (qd["sum"], qd["needs"], qd["short"]) == (12, "finisher", 0)
         assert v["hand"] == ["2C"] and v["deck_count"] == 37 and v["hits_left"] == 5
         assert v["end_turn_cost"] == {"hits": 1, "hits_after": 1, "fatal": False} and v["item_status"] == []
-        assert all(isinstance(line, str) for line in v["log"])
-        assert "9D on Q♦ (9/12)" in v["log"] and "3S on Q♦ (12/12)" in v["log"]
+        assert [e["seq"] for e in v["log"]] == list(range(1, len(v["log"]) + 1))  # {seq, text}, as every game
+        lines = texts(v["log"])
+        assert "9D on Q♦ (9/12)" in lines and "3S on Q♦ (12/12)" in lines
         assert "seed" not in json.dumps(v)
 
     def test_the_spectator_view_equals_the_players_peek_included(self):
@@ -756,16 +762,16 @@ class TestView:
         left = act(pending, {"type": "peek_decision", "move_to_top": False})
         assert cd.view(left, "p1")["known_bottom"] == "AC"
         assert cd.view(left, None) == cd.view(left, "p1")
-        assert "K♦: the bottom card is AC" in cd.view(left, None)["log"]
-        assert "K♦: AC left at the bottom" in cd.view(left, None)["log"]
+        assert "K♦: the bottom card is AC" in texts(cd.view(left, None)["log"])
+        assert "K♦: AC left at the bottom" in texts(cd.view(left, None)["log"])
         moved = act(pending, {"type": "peek_decision", "move_to_top": True})
         assert cd.view(moved, "p1")["known_bottom"] is None
-        assert "K♦: AC moved to the top" in cd.view(moved, None)["log"]
+        assert "K♦: AC moved to the top" in texts(cd.view(moved, None)["log"])
 
     def test_a_peek_stored_before_it_was_public_still_reads(self):
         # States stored by earlier versions kept a K♦ line as {"text", "public"}: every view reads "text".
         state = edited(game("A"), log=[{"text": "K♦: the bottom card is AC", "public": "K♦: the player looks"}])
-        assert cd.view(state, None)["log"] == ["K♦: the bottom card is AC"]
+        assert cd.view(state, None)["log"] == [{"seq": 1, "text": "K♦: the bottom card is AC"}]
 
     def test_view_is_json_safe_and_does_not_alias_the_state(self):
         s = game("A")
@@ -777,7 +783,7 @@ class TestView:
     def test_log_events(self):
         s = play(game("J1", "3D 9C 4S 7D"), "JK r7c3", "3D r7c3", "9C r7c3")
         s = use(s, "KC")
-        log = cd.view(s, "p1")["log"]
+        log = texts(cd.view(s, "p1")["log"])
         for line in (
             "joker found at r7c2 — added to your hand",
             "r7c1 revealed: J♥",

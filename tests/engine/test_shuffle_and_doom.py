@@ -954,7 +954,7 @@ class TestContract:
         assert v["encounter"]["stunned"] is False and v["encounter"]["attacked_yet"] is False
         assert v["draw_count"] == 0 and v["returned"] == ["2C"] and v["returned_count"] == 1
         assert v["multiplier"] == 1 and v["exhaustions"] == 0 and v["result"] is None
-        assert all(isinstance(line, str) for line in v["log"])
+        assert all(set(entry) == {"seq", "text"} and isinstance(entry["text"], str) for entry in v["log"])
         s = act(s, "attack", card="QS")
         assert "You attack QS: its strength drops to 4." in s["log"]
         s = act(s, "retreat", to=[3, 3])

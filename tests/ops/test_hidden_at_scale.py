@@ -210,7 +210,9 @@ class ClearTheDungeon(Harness):
 
     def hidden(self, state, viewer, view):
         web = checks("test_clear_the_dungeon_web.py")
-        known = web.known_cards(view["log"]) | ({view["known_bottom"]} if view["known_bottom"] else set())
+        known = web.known_cards(e["text"] for e in view["log"]) | (
+            {view["known_bottom"]} if view["known_bottom"] else set()
+        )
         face_down = {slot["card"] for slot in state["dungeon"].values() if slot and not slot["face_up"]}
         return (set(state["power_deck"]) - known | face_down) - {"JK"}
 

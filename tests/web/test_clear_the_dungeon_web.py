@@ -11,6 +11,7 @@ import html
 import json
 import random
 import re
+from collections.abc import Iterable
 
 import pytest
 from bs4 import Tag
@@ -415,7 +416,7 @@ def assert_card_absent(body: str, code: str, texts: tuple[str, str] | None = Non
     assert not re.search(rf"(?<![0-9A-Za-z]){re.escape(cd.pretty(code))}", text), code
 
 
-def known_cards(viewer_log: list[str]) -> set[str]:
+def known_cards(viewer_log: Iterable[str]) -> set[str]:
     """Power cards this viewer may know although they lie in the deck: the K♥ puts a named card
     under it and the K♦ shows the bottom card, both in public (the view's log says so)."""
     codes = set()
@@ -428,7 +429,7 @@ def known_cards(viewer_log: list[str]) -> set[str]:
 def assert_nothing_hidden(body: str, state: dict, seat: str | None, seed: int) -> None:
     view = cd.view(state, seat)
     assert str(seed) not in body
-    known = known_cards(view["log"]) | ({view["known_bottom"]} if view["known_bottom"] else set())
+    known = known_cards(e["text"] for e in view["log"]) | ({view["known_bottom"]} if view["known_bottom"] else set())
     texts = page_texts(body)
     for code in set(state["power_deck"]) - known - {"JK"}:
         assert_card_absent(body, code, texts)

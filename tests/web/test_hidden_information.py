@@ -140,7 +140,7 @@ def test_s19_the_next_card_stays_hidden(app, seat_client, store, caplog):
     seed = store.load(player.game_id).seed
     texts = [b.get_data(as_text=True) for b in bodies]
     texts += [json.dumps(m) for m in sio.get_received()]
-    texts += ["\n".join(view["log"]), caplog.text]
+    texts += ["\n".join(e["text"] for e in view["log"]), caplog.text]
     for text in texts:
         assert str(seed) not in text
         assert_card_absent(text, "10C")

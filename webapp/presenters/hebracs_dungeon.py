@@ -62,7 +62,7 @@ def present(scene: Scene) -> dict:
     view = scene.view
     page = Page(scene)
     return {
-        "news": [entry["text"] if isinstance(entry, dict) else entry for entry in scene.new_log[-NEWS_SHOWN:]],
+        "news": [entry["text"] for entry in scene.new_log[-NEWS_SHOWN:]],
         "root_class": f"hd phase-{view['phase']}",
         "player": page.player,
         "controls": page.controls,

@@ -37,7 +37,10 @@ def view(state: dict[str, Any], seat: str | None) -> dict[str, Any]:
         "actions": [],
         "outcome": kit.deep_copy(state["outcome"]),
         "hall_of_fame": kit.deep_copy(state["hall_of_fame"]),
-        "log": [_log_entry(e) for e in state["log"] if "private" not in e or e["private"] == seat],
+        "log": [
+            _log_entry(e, seq)
+            for seq, e in enumerate((e for e in state["log"] if "private" not in e or e["private"] == seat), start=1)
+        ],
     }
     if board is not None:
         out["board"] = {
@@ -119,9 +122,10 @@ def view(state: dict[str, Any], seat: str | None) -> dict[str, Any]:
     return out
 
 
-def _log_entry(e: dict[str, Any]) -> dict[str, Any]:
-    """A log entry as a page sees it: event and text, and a move's public path (§11.5 ``moved``)."""
-    out = {"event": e["event"], "text": e["text"]}
+def _log_entry(e: dict[str, Any], seq: int) -> dict[str, Any]:
+    """A log entry as a page sees it: its place in this viewer's log, event and text, and a move's
+    public path (§11.5 ``moved``)."""
+    out = {"seq": seq, "event": e["event"], "text": e["text"]}
     if "move" in e:
         out["move"] = kit.deep_copy(e["move"])
     return out

@@ -49,6 +49,7 @@ Actions (10.3): ``{"type": "move", "dir": "N"|"E"|"S"|"W"}``, ``{"type": "pickup
     memory    cells seen before and not visible now, as last seen: {pos, tile, item}
     events    the latest 50 events addressed to this viewer, oldest first: {seq, type, ...data,
               text} (10.7), text being a plain-English line for the log
+    log       the same list: every game's view has its log under this name
     result    null while running, else as ``result(state)``
     final     null while running, else {rows (map rows, items on top, gold as G), terrain (rows
               over # . E: what lies under items and players), items [{pos, kind, amount}],
@@ -1037,7 +1038,9 @@ def view(state: dict[str, Any], seat: str | None) -> dict[str, Any]:
         "visible": [],
         "look": [],
         "memory": [],
-        "events": _events_for(state, p["seat"] if p is not None else None),
+        "events": (events := _events_for(state, p["seat"] if p is not None else None)),
+        # The log every game's view shares ({seq, text} entries): here the events themselves.
+        "log": events,
         "result": result(state),
         "final": _final(state) if over else None,
     }

@@ -55,6 +55,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules_engine import kit
+
 from . import actions, data, flow, scoring, spells, trade, treasures
 from .state import chamber_count, cleared_count, descent_threshold, is_cleared
 
@@ -120,7 +122,7 @@ def view(state: dict[str, Any], seat: str | None) -> dict[str, Any]:
         "descent_threshold": descent_threshold(state),
         "score": scoring.score(state),
         "result": scoring.result(state),
-        "log": [e["text"] for e in state["log"] if player or not e["private"]],
+        "log": kit.log_entries(e["text"] for e in state["log"] if player or not e["private"]),
         "choices": _choices(state) if player else None,
     }
 
