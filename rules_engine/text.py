@@ -1,4 +1,7 @@
-"""The one sanitiser for text that people type and others read: names, chat, map names.
+"""Text that people read: the one sanitiser for what they type (names, chat, map names), and
+counted nouns for what the games say.
+
+The sanitiser, for text that people type and others read:
 
 Whatever a person types reaches every other player's page, so it must show as plain words:
 control characters (NUL, BEL, escape sequences), format characters (U+202E turns the rest of a
@@ -25,3 +28,12 @@ def clean_text(raw: object, limit: int) -> str:
     text = unicodedata.normalize("NFC", "" if raw is None else str(raw))
     kept = "".join(" " if ch.isspace() else ch for ch in text if ch.isspace() or ch.isprintable())
     return " ".join(kept.split())[:limit].strip()
+
+
+def counted(n: int, noun: str) -> str:
+    """A number of things in words a page shows: ``counted(1, "card")`` is "1 card", else "n cards".
+
+    >>> counted(1, "hit"), counted(3, "chamber")
+    ('1 hit', '3 chambers')
+    """
+    return f"{n} {noun}{'' if n == 1 else 's'}"

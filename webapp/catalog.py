@@ -92,9 +92,9 @@ def parse_options(entry: GameEntry, form, files=None, *, allow_test_options: boo
 
     The engine validates again (it owns the rules); this layer only converts form strings."""
     options = from_form(entry.options, form)
-    fields = dict(form.items()) if hasattr(form, "items") else dict(form)
+    fields = dict(form.items())
     for name, upload in (files or {}).items():
-        if upload is not None and getattr(upload, "filename", None):
+        if upload.filename:
             # Read a little past any game's own limit, so the game can say the file is too large.
             fields[name] = upload.read(UPLOAD_READ_MAX + 1)
     entry.rules.form_options(fields, options)

@@ -81,6 +81,7 @@ from ..cards import (
 )
 from ..errors import IllegalAction, InvalidAction
 from ..options import Option
+from ..text import counted
 
 slug = "clear-the-dungeon"
 title = "Clear the Dungeon"
@@ -445,15 +446,11 @@ def end_turn_cost(state: dict[str, Any]) -> dict[str, Any] | None:
     return {"hits": hits, "hits_after": after, "fatal": after >= MAX_HITS}
 
 
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
-
-
 def _result_sentence(reason: str, turns: int, hits: int, defeated: int) -> str:
     """How the score of 10.7 came about, in one sentence."""
     if reason == "cleared":
         return (
-            f"Cleared in {turns} turns with {_count(hits, 'hit')}: {MONSTERS} monsters × "
+            f"Cleared in {turns} turns with {counted(hits, 'hit')}: {MONSTERS} monsters × "
             f"{DEFEAT_POINTS}, +{WIN_BONUS} for the win, +{SPARE_HIT_POINTS} for each of the "
             f"{MAX_HITS - hits} hits to spare."
         )

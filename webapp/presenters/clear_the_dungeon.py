@@ -12,6 +12,7 @@ from markupsafe import Markup
 
 from rules_engine import Rules
 from rules_engine.cards import Card
+from rules_engine.text import counted
 
 from ..play import ActionButton
 from . import Scene
@@ -66,10 +67,10 @@ def present(scene: Scene) -> dict:
             else None
         ),
         "hit_slots": hit_slots(rules, view["hit_row"]),
-        "deck_label": f"Power deck: {_count(view['deck_count'], 'card')}, face down",
+        "deck_label": f"Power deck: {counted(view['deck_count'], 'card')}, face down",
         "items": items(view, by_type, attacking),
         "placements": by_type.get("play", []),
-        "clear_pile_summary": f"Clear pile: {_count(len(view['clear_pile']), 'card')}" if view["clear_pile"] else None,
+        "clear_pile_summary": f"Clear pile: {counted(len(view['clear_pile']), 'card')}" if view["clear_pile"] else None,
         "resign_buttons": by_type.get("resign", []),
     }
 
@@ -178,7 +179,3 @@ def items(view: dict, by_type: dict[str, list[ActionButton]], attacking: bool) -
         king = Card.parse(item)
         out.append({"item": item, "title": king.rank + king.symbol, "buttons": buttons, "idle_hint": idle_hint})
     return out
-
-
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}{'' if n == 1 else 's'}"

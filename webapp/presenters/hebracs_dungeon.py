@@ -16,6 +16,7 @@ from markupsafe import Markup, escape
 
 from rules_engine.cards import Card
 from rules_engine.games.hebracs_dungeon import data
+from rules_engine.text import counted
 
 from ..rendering import pretty_cards
 from . import Scene
@@ -107,11 +108,6 @@ def map_aims(view: dict, targets: dict) -> set[tuple[str, int, int]]:
     Body Switch in a battle replaces the enemy being fought: it aims at no chamber then."""
     kinds = ["destroy", "teleport", "stone_statue"] + (["body_switch"] if view["phase"] != "battle" else [])
     return {(kind, t[0], t[1]) for kind in kinds for t in targets.get(kind, []) if t != "next_level"}
-
-
-def plural(count: int, word: str) -> str:
-    """``"1 chamber"``, ``"3 chambers"``."""
-    return f"{count} {word}{'' if count == 1 else 's'}"
 
 
 def spell_form(sid: str) -> str:
@@ -211,7 +207,7 @@ def bag(view: dict, page: Page) -> dict:
                 }
             )
         groups.append({"id": gid, "title": title, "sum": bag_sum(gid, total, inventory), "items": items})
-    count = plural(len(inventory), "treasure") + (f" of {limit} allowed" if limit else "")
+    count = counted(len(inventory), "treasure") + (f" of {limit} allowed" if limit else "")
     where = "are offered in the battle panel." if fighting else "work in battles only."
     return {
         "title": "Your bag" if page.player else "The bag",
@@ -364,7 +360,7 @@ def encounter(view: dict, page: Page) -> dict:
     elif phase == "remote_vision":
         panel.update(
             kind="remote_vision",
-            points=plural(view["decision"]["points"], "point"),
+            points=counted(view["decision"]["points"], "point"),
             stop=page.by_type.get("stop_peeking", []),
         )
     elif phase == "genie_of_death":
@@ -599,7 +595,7 @@ def merchant(view: dict, page: Page) -> dict:
     else:
         meres = " and the Bag of Meres: it costs you nothing" if "AD" in inventory else ""
         price_text = Markup("Price <strong>{} gems</strong>. You hold {}{}.").format(
-            price, plural(gem_total, "gem"), meres
+            price, counted(gem_total, "gem"), meres
         )
     buys = page.by_type.get("buy", [])
     pays = price is not None and "AD" not in inventory and page.player
@@ -691,7 +687,7 @@ def level(view: dict, page: Page) -> dict:
     if not descents and view["phase"] == "explore":
         left = view["descent_threshold"] - view["cleared"]
         descent_hint = (
-            f"Clear {plural(left, 'more chamber')} to be allowed down (or Teleport); "
+            f"Clear {counted(left, 'more chamber')} to be allowed down (or Teleport); "
             "clearing them all takes you down at once."
         )
     return {"effects": chips, "cells": chambers(view, page), "descents": descents, "descent_hint": descent_hint}
@@ -831,7 +827,7 @@ def spellbook(view: dict, page: Page) -> dict:
     and for each castable one its form, the engine's canonical potions ticked."""
     potions = page.choices["potions"]
     points = sum(p["points"] for p in potions)
-    hint = plural(points, "magic point") + " in potions"
+    hint = counted(points, "magic point") + " in potions"
     fight = view["battle"]
     if fight:
         hint += " · this battle's spell is used" if fight["spell"] else " · one spell per battle"

@@ -158,18 +158,18 @@ def form_options(form: Mapping[str, Any], options: dict[str, Any]) -> None:
         options["random_map"] = choice.removeprefix("random-")
     elif choice == "custom":
         upload = form.get("map_file")
-        text = ""
         if upload:
             if len(upload) > UPLOAD_MAX_BYTES:
                 raise InvalidAction("That map file is too large (12 KB at most).")
             # The parser reads the bytes, so an error names the line (also the first one that is
             # not UTF-8 text); new_game checks the text again.
-            parse_map(upload)
+            dungeon = parse_map(upload)
             text = upload.decode("utf-8")
-        text = text or str(form.get("map_text") or "")
-        if not text.strip():
-            raise InvalidAction("Paste a map or choose a map file, or pick one of our maps.")
-        dungeon = parse_map(text)
+        else:
+            text = str(form.get("map_text") or "")
+            if not text.strip():
+                raise InvalidAction("Paste a map or choose a map file, or pick one of our maps.")
+            dungeon = parse_map(text)
         if dungeon.width * dungeon.height > UPLOAD_MAX_CELLS:
             raise InvalidAction(
                 f"That map is {dungeon.width} × {dungeon.height} = {dungeon.width * dungeon.height:,} cells; "
