@@ -6,7 +6,11 @@ hooks its rules need. ``rules_engine.get(slug)`` fills
 every hook the module leaves out with its default, once, and returns a ``Rules``: code outside
 the engines never asks "does this game have X" (as boardgame.io's ``ProcessGameConfig`` does).
 
-A state is a plain JSON-safe ``dict``; an action is ``{"type": ..., **params}``. ``result(state)``
+A state is a plain JSON-safe ``dict``; an action is ``{"type": ..., **params}``. Every view
+(``view(state, seat)``) shares an envelope: ``status`` (``setup`` before the first turn when the
+game has such a stage, ``playing``, ``finished``), ``seat`` (the viewer's own seat, None for a
+spectator) and ``log`` (entries oldest first, each with a sentence ``text`` and a non-decreasing
+``seq`` the pages use to show only what is new; a game may add its own keys). ``result(state)``
 is None while the game runs, then one shape for every game: ``winners`` (seats), ``scores``
 ({seat: number}), ``reason`` (a short code), ``text`` (the end in one sentence, naming seats as
 the log does), plus whatever a game's own pages or leaderboard need.

@@ -52,12 +52,14 @@ The view (``view(state, seat)``), a JSON-safe dict:
       (``end_turn_cost``), or ``null`` while it is not legal.
     ``pending``: ``null``, or ``{"kind": "peek", "card": code}`` while a K♦ decision is
       open.
-    ``turn``, ``defeated`` (0–12), ``status`` (``playing``, ``won``, ``lost_hits``,
-      ``lost_power``, ``resigned``), ``player`` (the one seat), ``result`` (as ``result()``).
-    ``log``: the event log as plain strings.
+    ``turn``, ``defeated`` (0–12), ``status`` (``playing`` or ``finished``, as every game's view),
+      ``ending`` (``None`` while playing, then ``won``, ``lost_hits``, ``lost_power`` or
+      ``resigned``), ``seat`` (the viewer's seat, ``None`` for a spectator, as every game's view),
+      ``player`` (the one seat), ``result`` (as ``result()``).
+    ``log``: the event log as ``{seq, text}`` entries.
 
-As the rules say (10.3), a spectator's view equals the player's: ``view`` ignores the seat,
-so a spectator (``None``, or any seat but the player's) gets exactly the dict above, the hand,
+As the rules say (10.3), a spectator's view equals the player's but for ``seat``, so a
+spectator (``None``, or any seat but the player's) gets the dict above, the hand,
 the ``pending`` K♦ card, ``known_bottom`` and the log's K♦ lines included, since any onlooker at
 the table would see them. Only the face-down cards, the power deck's order and contents (beyond
 its count and ``known_bottom``) and the seed are never shown, to anyone.
@@ -736,7 +738,9 @@ def view(state: dict[str, Any], seat: str | None) -> dict[str, Any]:
         "pending": pending,
         "turn": state["turn"],
         "defeated": state["defeated"],
-        "status": state["status"],
+        "status": "playing" if state["status"] == "playing" else "finished",
+        "ending": None if state["status"] == "playing" else state["status"],
+        "seat": seat if seat == _seat(state) else None,
         "player": _seat(state),
         "result": result(state),
         "log": kit.log_entries(log),

@@ -967,8 +967,9 @@ def view(state: dict[str, Any], seat: str | None) -> dict[str, Any]:
         bottom = headers[len(headers) - k :] if k else []
     opts = dict(s["options"])
     return {
-        "seat": s["seat"],
-        "you": seat == s["seat"],
+        "status": "finished" if s["phase"] == "over" else "playing",
+        "seat": seat if seat == s["seat"] else None,
+        "player": s["seat"],
         "size": n,
         "phase": s["phase"],
         "options": opts,

@@ -740,6 +740,8 @@ class TestView:
             "turn",
             "defeated",
             "status",
+            "ending",
+            "seat",
             "player",
             "result",
             "log",
@@ -758,10 +760,10 @@ class TestView:
         is known only while it stays at the bottom."""
         pending = TestJokersAndKings().s11_pending()
         assert cd.view(pending, "p1")["pending"] == {"kind": "peek", "card": "AC"}
-        assert cd.view(pending, None) == cd.view(pending, "p1")
+        assert cd.view(pending, None) == cd.view(pending, "p1") | {"seat": None}
         left = act(pending, {"type": "peek_decision", "move_to_top": False})
         assert cd.view(left, "p1")["known_bottom"] == "AC"
-        assert cd.view(left, None) == cd.view(left, "p1")
+        assert cd.view(left, None) == cd.view(left, "p1") | {"seat": None}
         assert "K♦: the bottom card is AC" in texts(cd.view(left, None)["log"])
         assert "K♦: AC left at the bottom" in texts(cd.view(left, None)["log"])
         moved = act(pending, {"type": "peek_decision", "move_to_top": True})
@@ -1062,7 +1064,7 @@ def check_view(state: dict, seen: tuple[set[str], set[str]]) -> None:
         for entry in view["dungeon"]:
             if entry["state"] != "monster":
                 assert set(entry) == {"pos", "row", "col", "state"}
-        assert view == cd.view(state, "p1")
+        assert view == cd.view(state, "p1") | {"seat": seat}
         assert view["known_bottom"] == state["known_bottom"]
         assert view["deck_count"] == len(state["power_deck"])
         assert view["end_turn_cost"] == cd.end_turn_cost(state) and view["item_status"] == cd.item_status(state)

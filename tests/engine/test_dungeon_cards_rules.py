@@ -506,7 +506,7 @@ class TestView:
         for v in (theirs, spectator):
             text = json.dumps(v, ensure_ascii=False)
             assert "8S" not in text and "8♠" not in text and "987654321" not in text
-        assert spectator["you"] is None and spectator["actions"] == []
+        assert spectator["seat"] is None and spectator["actions"] == []
         assert "deck" not in spectator["options"] and "d20_rolls" not in spectator["options"]
 
     def test_the_deck_order_never_shows(self):

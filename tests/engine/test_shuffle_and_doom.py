@@ -911,7 +911,7 @@ class TestContract:
         )
         s = act(s, "move", dir="E")
         v = sad.view(s, SEAT)
-        assert v == sad.view(s, None) | {"you": True}
+        assert v == sad.view(s, None) | {"seat": SEAT} and v["player"] == SEAT and v["status"] == "playing"
         json.dumps(v)
         for key in (
             "size",
@@ -1225,7 +1225,7 @@ def test_random_actions_are_refused_cleanly_or_legal(size, seed, flags, choice_s
 
 def view_hides_the_draw_pile(state):
     v = sad.view(state, SEAT)
-    assert sad.view(state, None) == v | {"you": False}
+    assert sad.view(state, None) == v | {"seat": None}
     assert v["draw_count"] == len(state["draw"])
     assert not hidden_leaks(state, v)
     assert not blind_view_differs(state, SEAT, v)

@@ -46,7 +46,7 @@ def present(scene: Scene) -> dict:
     end_turn = by_type.get("end_turn", [])
     fatal = bool(view["end_turn_cost"] and view["end_turn_cost"]["fatal"])
     return {
-        "root_attrs": Markup(' data-status="{}"').format(view["status"]),
+        "root_attrs": Markup(' data-status="{}"').format(view["ending"] or view["status"]),
         "acting": acting,
         "attacking": attacking,
         "status_line": status_line(scene),

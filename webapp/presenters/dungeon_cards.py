@@ -505,7 +505,7 @@ def status(page: _Page) -> Status:
     elif page.current:
         headline = f"{page.who(page.current)}'s turn."
         turn_of = page.who(page.current)
-    elif view["status"] == "lobby":
+    elif view["stage"] == "lobby":
         headline = "Choosing classes."
     else:
         headline = "Setting up."
@@ -895,9 +895,9 @@ def turn_panel(page: _Page) -> TurnPanel | None:
     hand = me["hand"] if me and me["hand"] else []
     if not mine_now and not hand:
         return None
-    if view["status"] == "lobby":
+    if view["stage"] == "lobby":
         title = "Choose your class"
-    elif view["status"] == "setup":
+    elif view["stage"] == "setup":
         title = "Set up the board"
     else:
         title = "Your turn" if mine_now else "Your hand"

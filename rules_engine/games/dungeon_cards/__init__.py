@@ -43,10 +43,11 @@ Actions (§11.3), ``{"type": ..., **params}``: ``join_game``, ``choose_class`` {
 
 ``view(state, seat)`` returns:
 
-- ``game`` ``"dungeon-cards"``; ``status`` lobby | setup | playing | finished; ``phase`` (lobby,
-  placing_markers, awaiting_turn_action, awaiting_fortune, awaiting_play, awaiting_join,
-  awaiting_combat_draw, awaiting_reward, awaiting_dash, awaiting_hand_discard, game_over).
-- ``you`` the viewer's seat (``None`` for a spectator); ``host``; ``players`` in seat order;
+- ``game`` ``"dungeon-cards"``; ``status`` setup | playing | finished (the words every game's
+  view shares); ``stage`` lobby | setup | playing | finished; ``phase`` (lobby, placing_markers,
+  awaiting_turn_action, awaiting_fortune, awaiting_play, awaiting_join, awaiting_combat_draw,
+  awaiting_reward, awaiting_dash, awaiting_hand_discard, game_over).
+- ``seat`` the viewer's seat (``None`` for a spectator); ``host``; ``players`` in seat order;
   ``classes`` {player: class or null} (the lobby's choices).
 - ``options`` the §8.1 options in force (never the stacked deck, shuffle mode or scripted rolls);
   ``warnings`` sentences the lobby must show (Draw your Stats).

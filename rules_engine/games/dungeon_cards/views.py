@@ -17,9 +17,10 @@ def view(state: dict[str, Any], seat: str | None) -> dict[str, Any]:
     board = state["board"]
     out: dict[str, Any] = {
         "game": "dungeon-cards",
-        "status": state["status"],
+        "status": "setup" if state["status"] in ("lobby", "setup") else state["status"],
+        "stage": state["status"],
         "phase": state["phase"],
-        "you": seat if seat in state["players"] else None,
+        "seat": seat if seat in state["players"] else None,
         "host": state["host"],
         "players": list(state["players"]),
         "classes": dict(state["classes"]),

@@ -1020,7 +1020,8 @@ def view(state: dict[str, Any], seat: str | None) -> dict[str, Any]:
     turn = state["turn"]
     p = _find(state, seat) if isinstance(seat, str) else None
     out: dict[str, Any] = {
-        "status": "finished" if over else "running",
+        "status": "finished" if over else "playing",
+        "seat": p["seat"] if p is not None else None,
         "map": {
             "name": m["name"] or "Unnamed dungeon",
             "width": m["width"],

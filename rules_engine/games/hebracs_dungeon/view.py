@@ -92,8 +92,9 @@ def view(state: dict[str, Any], seat: str | None) -> dict[str, Any]:
     options = {k: v for k, v in state["options"].items() if k != "deck"}
     return {
         "game": "hebracs-dungeon",
-        "seat": seat,
-        "status": state["status"],
+        "seat": seat if player else None,
+        "status": "playing" if state["status"] == "playing" else "finished",
+        "ending": None if state["status"] == "playing" else state["status"],
         "phase": state["phase"],
         "level": state["level"],
         "life": state["life"],

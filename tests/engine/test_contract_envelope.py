@@ -1,0 +1,67 @@
+"""Every game's view shares one envelope (``rules_engine.contract``): ``status``, ``seat``, ``log``.
+
+Each game is played at random from a few seeds; at every step each seat's and a spectator's view
+is checked: ``status`` is one of three words and moves only forward, it is ``finished`` exactly
+when ``result()`` says the game is over, ``seat`` is the viewer's own seat (None for a
+spectator), and the log's entries carry a non-decreasing ``seq`` and a sentence (``text``).
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import rules_engine
+
+ORDER = {"setup": 0, "playing": 1, "finished": 2}
+PLAYERS = {"dungeon-of-doom": ["p1", "p2"], "dungeon-cards": ["p1", "p2"]}
+STEPS = 400
+QUITTING = {"resign", "leave", "leave_game"}  # a seat that quits is a spectator from then on
+
+
+def check_envelope(rules, state, seats):
+    over = rules.result(state) is not None
+    statuses = set()
+    for viewer in [*seats, None]:
+        view = rules.view(state, viewer)
+        assert view["status"] in ORDER, view["status"]
+        assert (view["status"] == "finished") == over
+        assert view["seat"] == viewer
+        numbers = [entry["seq"] for entry in view["log"]]
+        assert numbers == sorted(numbers) and all(isinstance(n, int) for n in numbers)
+        assert all(isinstance(entry["text"], str) and entry["text"] for entry in view["log"])
+        statuses.add(view["status"])
+    assert len(statuses) == 1, "every viewer sees the same status"
+    return statuses.pop()
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+@pytest.mark.parametrize("slug", rules_engine.available())
+def test_every_view_carries_status_seat_and_log(slug, seed):
+    rules = rules_engine.get(slug)
+    seats = PLAYERS.get(slug, ["p1"])
+    state = rules.new_game(seed, seats, {})
+    pick = random.Random(f"{slug}-{seed}")
+    seen = [check_envelope(rules, state, seats)]
+    for _ in range(STEPS):
+        movers = [(seat, actions) for seat in seats if (actions := rules.legal_actions(state, seat))]
+        if not movers:
+            break
+        seat, actions = pick.choice(movers)
+        staying = [a for a in actions if a["type"] not in QUITTING] or actions
+        if staying is actions and len(seats) > 1:
+            break
+        state = rules.apply(state, seat, pick.choice(staying))
+        seen.append(check_envelope(rules, state, seats))
+    assert [ORDER[s] for s in seen] == sorted(ORDER[s] for s in seen), "status only moves forward"
+    assert "playing" in seen
+
+
+def test_a_stranger_is_a_spectator():
+    """A seat string that holds no seat in the game is shown as a spectator (``seat`` None)."""
+    for slug in rules_engine.available():
+        rules = rules_engine.get(slug)
+        seats = PLAYERS.get(slug, ["p1"])
+        state = rules.new_game(5, seats, {})
+        assert rules.view(state, "stranger")["seat"] is None, slug
