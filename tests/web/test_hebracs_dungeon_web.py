@@ -13,6 +13,7 @@ import pytest
 
 import rules_engine
 from rules_engine.cards import standard_deck
+from tests.page import Page, squash
 from webapp import create_app
 from webapp.play import ActionButton
 
@@ -66,6 +67,30 @@ def ok(response):
     return body(response)
 
 
+def alert(response) -> str:
+    """The words of a refusal: the text of its one alert."""
+    return Page(body(response)).text("p.alert")
+
+
+def encounter_buttons(page: Page) -> dict[str, dict]:
+    """The encounter panel's action buttons: each label (without its key hint) and the action it posts."""
+    return {button.label: button.action for button in page.buttons("#encounter")}
+
+
+def chamber_label(page: Page, row: int, col: int) -> str:
+    """How the map describes one chamber to a screen reader (and to the eye, in its cards)."""
+    return page.attr(f'#level .pair[aria-label^="Chamber ({row},{col}):"]', "aria-label")
+
+
+def log_lines(page: Page) -> list[str]:
+    """The game log, one entry a line (suit symbols are inline spans: no space before them)."""
+    return [squash(line.get_text()) for line in page.select("#log > li")]
+
+
+def rematch_label(page: Page) -> str:
+    return page.text('.result form[action$="/rematch"] button')
+
+
 class TestCreate:
     def test_default_options_are_the_standard_game(self, seat_client, store):
         player = seat_client()
@@ -81,9 +106,9 @@ class TestCreate:
             "strength_after_attack": False,
             "alignment": "good",
         }
-        page = body(player.get(f"/g/{player.game_id}"))
-        assert page.count('<li class="chamber') == 12
-        assert "Level 1: choose a corner chamber to enter." in page
+        page = Page(body(player.get(f"/g/{player.game_id}")))
+        assert len(page.select("#level ol.chambers.cols-4 > li.chamber")) == 12
+        assert page.text("#status") == "Your move. Level 1: choose a corner chamber to enter."
 
     def test_every_option_reaches_the_engine(self, seat_client, store):
         player = seat_client()
@@ -110,9 +135,10 @@ class TestCreate:
         }
         state = state_of(store, player)
         assert len(state["hand_deck"]) == 3 * 52 - 40
-        page = body(player.get(f"/g/{player.game_id}"))
-        assert page.count('<li class="chamber') == 20 and "chambers cols-5" in page
-        assert "<strong>20</strong> / 20" in page and "0 treasures of 6 allowed" in page
+        page = Page(body(player.get(f"/g/{player.game_id}")))
+        assert len(page.select("#level ol.chambers.cols-5 > li.chamber")) == 20
+        assert page.text(".hd-life p.big") == "Life 20 / 20" and page.text(".hd-life p.big > strong") == "20"
+        assert page.text("#inv-title .hint") == "0 treasures of 6 allowed"
 
     @pytest.mark.parametrize(
         "fields,words",
@@ -128,72 +154,83 @@ class TestCreate:
         player.get("/")
         response = player.http.post("/games", data={"game": SLUG, "csrf_token": player.csrf, **fields})
         assert response.status_code == 400
-        assert words in body(response)
+        assert words in alert(response)
         assert store.count_games() == 0
 
 
 class TestStackedGame:
     def test_deal_a_to_victory_with_composed_actions(self, seat_client, store):
         player = start(seat_client)
-        page = body(player.get(f"/g/{player.game_id}"))
-        entries = set(re.findall(r'aria-label="Enter chamber \((\d),(\d)\)"', page))
-        assert entries == {("1", "1"), ("1", "4"), ("3", "1"), ("3", "4")}
+        page = Page(body(player.get(f"/g/{player.game_id}")))
+        entries = {button["aria-label"]: json.loads(button["value"]) for button in page.select("#level button.enter")}
+        assert entries == {f"Enter chamber ({r},{c})": mv(r, c) for r, c in ((1, 1), (1, 4), (3, 1), (3, 4))}
 
         ok(player.act(mv(1, 1)))
-        page = ok(player.act(mv(1, 2)))
-        assert "Battle in chamber (1,2)" in page and "A card worth <strong>10</strong> or more wins" in page
-        page = ok(player.act({"type": "attack"}))
-        assert 'you lost <strong class="dmg">7</strong> life' in page
-        page = ok(player.act({"type": "drink", "card": "6S"}))
-        assert "Strength potions +6 (next attack)" in page and "A card worth <strong>4</strong> or more wins" in page
+        page = Page(ok(player.act(mv(1, 2))))
+        assert page.text("#enc-title") == "Battle in chamber (1,2)"
+        assert "A card worth 10 or more wins" in page.text("#encounter p.forecast")
+        assert page.text("#encounter p.forecast > strong") == "10"
+        page = Page(ok(player.act({"type": "attack"})))
+        assert "you lost 7 life" in page.text("#encounter p.sum") and page.text("#encounter p.sum strong.dmg") == "7"
+        page = Page(ok(player.act({"type": "drink", "card": "6S"})))
+        assert "Strength potions +6 (next attack)" in page.texts("#encounter ul.chips > li")
+        assert "A card worth 4 or more wins" in page.text("#encounter p.forecast")
+        assert page.text("#encounter p.forecast > strong") == "4"
         ok(player.act({"type": "attack"}))
         assert state_of(store, player)["inventory"] == ["9C"]
 
         ok(player.act(mv(2, 1)))
-        page = ok(player.act(mv(2, 2)))
-        assert "A merchant in (2,2)" in page and "Price <strong>8 gems</strong>" in page
-        assert re.search(r'name="a_gems\[\]" value="8D" data-value="8" checked', page)
-        assert "8 gems: exactly enough." in page
+        page = Page(ok(player.act(mv(2, 2))))
+        assert page.text("#enc-title") == "A merchant in (2,2)"
+        assert "Price 8 gems" in page.text("#encounter .foe") and "8 gems" in page.texts("#encounter .foe p > strong")
+        gem = page.one('#encounter input[type="checkbox"][name="a_gems[]"][value="8D"]')
+        assert gem["data-value"] == "8" and gem.has_attr("checked")
+        assert page.text("#encounter p.pay-out") == "8 gems: exactly enough."
         ok(compose(player, "buy", **{"a_gems[]": ["8D"]}))
         assert state_of(store, player)["inventory"] == ["9C", "JC"]
 
         ok(player.act(mv(3, 1)))
         ok(player.act(mv(1, 3)))
-        page = ok(player.act({"type": "propose_trade"}))
-        assert "he wants cards worth 10" in page and "11 points for 10: enough (1 lost, no change)." in page
+        page = Page(ok(player.act({"type": "propose_trade"})))
+        assert page.text("#encounter fieldset.picker > legend") == "Your offer — he wants cards worth 10"
+        assert page.text("#encounter p.pay-out") == "11 points for 10: enough (1 lost, no change)."
         refused = compose(player, "offer", j_cards="[]", **{"a_cards[]": ["3D"]})
-        assert refused.status_code == 422 and "the trade needs 10" in body(refused)
+        assert refused.status_code == 422 and "the trade needs 10" in alert(refused)
         refused = compose(player, "offer", j_cards="[]", **{"a_cards[]": ["9C", "JC", "3D"]})
-        assert refused.status_code == 422 and "superfluous" in body(refused)
+        assert refused.status_code == 422 and "superfluous" in alert(refused)
         ok(compose(player, "offer", j_cards="[]", **{"a_cards[]": ["JC", "3D"]}))
         ok(player.act(mv(3, 2)))
         ok(player.act(mv(1, 4)))
         assert state_of(store, player)["inventory"] == ["9C", "10C", "2C", "4H"]
 
-        page = ok(compose(player, "cast", a_spell="remote_vision", j_potions="[]", **{"a_potions[]": ["2C"]}))
-        assert "Remote Vision" in page and 'aria-label="Peek into (2,3)"' in page
+        page = Page(ok(compose(player, "cast", a_spell="remote_vision", j_potions="[]", **{"a_potions[]": ["2C"]})))
+        assert page.text("#enc-title") == "Remote Vision"
+        peek = page.one('#level button[name="action"][aria-label="Peek into (2,3)"]')
+        assert json.loads(peek["value"]) == {"type": "peek", "row": 2, "col": 3}
         ok(player.act({"type": "peek", "row": 2, "col": 3}))
-        page = ok(player.act({"type": "peek", "row": 2, "col": 4}))
-        assert "face down, you saw queen of spades" in page
+        peeked = ok(player.act({"type": "peek", "row": 2, "col": 4}))
+        assert "face down, you saw queen of spades" in chamber_label(Page(peeked), 2, 3)
         watcher = seat_client()
         watched = body(watcher.watch(player.game_id))
-        assert "QS" in cards_on_page(page) and "QS" not in cards_on_page(watched)  # what she saw is hers alone
+        # Anywhere in the bytes, in any form: what she saw is hers alone.
+        assert "QS" in cards_on_page(peeked) and "QS" not in cards_on_page(watched)
         ok(compose(player, "cast", a_spell="healing", j_potions="[]", **{"a_potions[]": ["10C"]}))
         assert state_of(store, player)["life"] == 13
-        page = ok(
-            compose(player, "cast", a_spell="teleport", j_potions="[]", j_target="[2,3]", **{"a_potions[]": ["9C"]})
+        page = Page(
+            ok(compose(player, "cast", a_spell="teleport", j_potions="[]", j_target="[2,3]", **{"a_potions[]": ["9C"]}))
         )
         state = state_of(store, player)
         assert state["inventory"] == ["2H"] and state["position"] == [2, 3]
-        assert "The black priestess (Q" in page and "steals 4" in page  # she took the life potion
+        assert "The black priestess (Q♠) steals 4♥." in log_lines(page)  # she took the life potion
 
-        page = ok(player.act({"type": "descend"}))
-        assert "Level 2" in page
+        page = Page(ok(player.act({"type": "descend"})))
+        assert page.text("#level-title").startswith("Level 2 ")
         for col in (1, 2, 3, 4):
-            page = ok(player.act(mv(1, col)))
-        assert "Victory! You hold the four legendary treasures." in page
-        assert "Play the same deal again" in page and "a stacked deal (not ranked)" in page
-        assert 'name="compose"' not in page and 'name="action"' not in page
+            page = Page(ok(player.act(mv(1, col))))
+        assert page.text("#status").startswith("Game over. Victory! You hold the four legendary treasures.")
+        assert rematch_label(page) == "Play the same deal again"
+        assert page.text("p.hd-result-details").endswith("· a stacked deal (not ranked)")
+        assert not page.select('[name="compose"]') and not page.select('[name="action"]')
         result = store.load(player.game_id).result
         assert result["reason"] == "victory" and result["scores"]["p1"] == page_score(page)
         # A45 on this real game: 13.7's formula over its own figures (two levels, four aces).
@@ -213,20 +250,21 @@ class TestStackedGame:
             ok(player.act(action))
         before = state_of(store, player)
         refused = compose(player, "cast", a_spell="teleport", j_potions="[]", **{"a_potions[]": ["9C"]})
-        assert refused.status_code == 400 and "must be a chamber" in body(refused)  # the page's script asks first
+        assert refused.status_code == 400 and "must be a chamber" in alert(refused)  # the page's script asks first
         assert state_of(store, player) == before
         refused = compose(player, "cast", a_spell="revelation", j_potions="[]")
-        assert refused.status_code == 422 and "needs 9" in body(refused), body(refused)
+        assert refused.status_code == 422 and "needs 9" in alert(refused), body(refused)
 
     def test_genie_of_death_targets_are_chosen_on_the_map(self, seat_client, store):
         player = start(seat_client, deck=DECK_G, rows="5", cols="6")
-        page = ok(player.act(mv(1, 1)))
-        assert "The Genie of Death" in page
-        ticked = re.findall(r'data-pick value="\[(\d+),(\d+)\]" checked', page)
-        assert ticked == [("1", "2"), ("1", "3"), ("1", "4")]  # the canonical three, pre-ticked
-        assert 'value="[[1, 2], [1, 3], [1, 4]]" data-picks' in page
+        page = Page(ok(player.act(mv(1, 1))))
+        assert page.text("#enc-title") == "The Genie of Death"
+        ticked = page.select('#level input[type="checkbox"][form="hd-act"][data-pick][checked]')
+        assert [json.loads(box["value"]) for box in ticked] == [[1, 2], [1, 3], [1, 4]]  # the canonical three
+        picks = page.one('form#hd-act input[type="hidden"][name="j_targets"][data-picks]')
+        assert json.loads(picks["value"]) == [[1, 2], [1, 3], [1, 4]]  # what the form posts before any change
         refused = compose(player, "destroy", j_targets="[[1,2],[5,6]]")
-        assert refused.status_code == 422 and "exactly 3" in body(refused)
+        assert refused.status_code == 422 and "exactly 3" in alert(refused)
         ok(compose(player, "destroy", j_targets="[[5,6],[2,2],[1,2]]"))
         state = state_of(store, player)
         assert [state["grid"][r - 1][c - 1]["enemy"] for r, c in ((5, 6), (2, 2), (1, 2), (1, 3))] == [
@@ -240,29 +278,39 @@ class TestStackedGame:
         deck = "5S 7H 3C JK JC 2H 2H 2H 2H 2H 2H 2H AC QH JK AD JD 2S 2S 2S 2S 2S 2S 2S 4D 9S KD"
         player = start(seat_client, deck=deck, strength_after_attack="on", inventory_limit="3")
         ok(player.act(mv(1, 1)))
-        page = ok(player.act(mv(1, 2)))
-        assert "A white priestess in (1,2)" in page
-        assert has_button(page, "Be healed (she keeps the treasure)") and has_button(page, "Take the treasure")
+        page = Page(ok(player.act(mv(1, 2))))
+        assert page.text("#enc-title") == "A white priestess in (1,2)"
+        buttons = encounter_buttons(page)
+        assert buttons["Be healed (she keeps the treasure)"] == {"type": "priestess", "choice": "heal"}
+        assert buttons["Take the treasure"] == {"type": "priestess", "choice": "treasure"}
         ok(player.act({"type": "priestess", "choice": "treasure"}))
-        page = ok(player.act(mv(1, 3)))
-        assert "Hebrac himself" in page and "costs you <strong>5 life</strong>" in page
+        page = Page(ok(player.act(mv(1, 3))))
+        assert page.text("#enc-title") == "Hebrac himself" and "costs you 5 life" in page.text("#encounter .foe")
         ok(player.act({"type": "play"}))
-        page = ok(player.act(mv(1, 4)))
-        assert "Hebrac&#39;s game for a card" in page and "the next card of the Hand Deck" in page
+        page = Page(ok(player.act(mv(1, 4))))
+        assert page.text("#enc-title") == "Hebrac's game for a card"
+        assert "the next card of the Hand Deck" in page.text("#encounter .foe")
         ok(player.act({"type": "decline"}))
-        page = ok(player.act(mv(2, 1)))
-        assert (
-            "A fellow adventurer in (2,1)" in page and has_button(page, "Propose a trade") and has_button(page, "Fight")
-        )
+        page = Page(ok(player.act(mv(2, 1))))
+        assert page.text("#enc-title") == "A fellow adventurer in (2,1)"
+        buttons = encounter_buttons(page)
+        assert buttons["Propose a trade"] == {"type": "propose_trade"} and buttons["Fight"] == {"type": "fight"}
         ok(player.act({"type": "fight"}))
-        page = ok(player.act({"type": "attack"}))
-        assert "9 = <strong>9</strong> of 10:" in page and "you would lose 1 life." in page
-        assert 'aria-label="Drink 5S"' in page and "(+5)" in page and has_button(page, "Finish the attack")
-        assert TestSpellBook().spell_states(page)["healing"] == "no spell can be added once the attack card is drawn"
+        page = Page(ok(player.act({"type": "attack"})))
+        assert page.text("#encounter p.sum") == "9 = 9 of 10: you would lose 1 life."
+        drink = page.one('#encounter button[name="action"][aria-label="Drink 5S"]')
+        assert json.loads(drink["value"]) == {"type": "drink", "card": "5S"}
+        assert squash(drink.get_text()).startswith("Drink 5♠ (+5)")  # then its key hint
+        assert encounter_buttons(page)["Finish the attack"] == {"type": "finish_attack"}
+        assert spell_states(page)["healing"] == "no spell can be added once the attack card is drawn"
         ok(player.act({"type": "finish_attack"}))
-        page = ok(player.act({"type": "attack"}))
-        assert "Too many treasures" in page and "You may hold 3." in page
-        assert re.findall(r'aria-label="Drop (\w+)"', page) == ["5S", "7H", "3C", "JC"]
+        page = Page(ok(player.act({"type": "attack"})))
+        assert page.text("#enc-title") == "Too many treasures" and "You may hold 3." in page.text("#encounter")
+        drops = page.select('#encounter button[name="action"][aria-label^="Drop "]')
+        assert [button["aria-label"] for button in drops] == ["Drop 5S", "Drop 7H", "Drop 3C", "Drop JC"]
+        assert [json.loads(button["value"]) for button in drops] == [
+            {"type": "drop", "card": card} for card in ("5S", "7H", "3C", "JC")
+        ]
         ok(player.act({"type": "drop", "card": "7H"}))
         assert state_of(store, player)["inventory"] == ["5S", "3C", "JC"]
 
@@ -270,7 +318,7 @@ class TestStackedGame:
 @pytest.mark.parametrize(
     "hand,ending,reason",
     [
-        ("AS AS", "You died in Hebrac&#39;s Dungeon.", "death"),
+        ("AS AS", "You died in Hebrac's Dungeon.", "death"),
         ("", "Stranded: the Hand Deck ran out of cards.", "stranded"),
     ],
 )
@@ -278,13 +326,13 @@ def test_death_and_stranded_end_the_game(seat_client, store, hand, ending, reaso
     deck = " ".join(["2H"] * 12 + ["10S"] * 12) + (" " + hand if hand else "")
     player = start(seat_client, deck=deck, max_life="10")
     ok(player.act(mv(1, 1)))
-    page = ok(player.act({"type": "attack"}))
+    page = Page(ok(player.act({"type": "attack"})))
     if reason == "death":
-        assert 'you lost <strong class="dmg">9</strong> life' in page
-        page = ok(player.act({"type": "attack"}))
-    assert f"Game over.</strong> <span>{ending}" in page and "Play the same deal again" in page
+        assert "you lost 9 life" in page.text("#encounter p.sum") and page.text("#encounter p.sum strong.dmg") == "9"
+        page = Page(ok(player.act({"type": "attack"})))
+    assert page.text("#status").startswith(f"Game over. {ending}") and rematch_label(page) == "Play the same deal again"
     assert store.load(player.game_id).result["reason"] == reason
-    assert 'name="action"' not in page and 'id="spellbook"' not in page
+    assert not page.select('[name="action"]') and not page.select("#spellbook")
 
 
 def test_a_decision_inside_a_battle_gets_its_own_panel(seat_client):
@@ -292,33 +340,38 @@ def test_a_decision_inside_a_battle_gets_its_own_panel(seat_client):
     player = start(seat_client, deck=deck)
     ok(player.act(mv(1, 1)))
     ok(player.act(mv(1, 2)))
-    page = ok(compose(player, "cast", a_spell="remote_vision", j_potions="[]", **{"a_potions[]": ["2C"]}))
-    assert '<h2 id="enc-title">Remote Vision</h2>' in page and has_button(page, "Stop peeking")
-    assert "The battle in chamber (1,2) against life 10 goes on afterwards (spell used: Remote Vision)." in page
+    page = Page(ok(compose(player, "cast", a_spell="remote_vision", j_potions="[]", **{"a_potions[]": ["2C"]})))
+    assert page.text("#encounter h2#enc-title") == "Remote Vision"
+    assert encounter_buttons(page)["Stop peeking"] == {"type": "stop_peeking"}
+    paused = page.text("#encounter p.paused")  # after the battle's card, drawn small
+    assert paused.endswith(
+        "The battle in chamber (1,2) against life 10 goes on afterwards (spell used: Remote Vision)."
+    )
     ok(player.act({"type": "peek", "row": 2, "col": 1}))
-    page = ok(player.act({"type": "stop_peeking"}))
-    assert "Battle in chamber (1,2)" in page and "Spell used: Remote Vision (one per battle)" in page
+    page = Page(ok(player.act({"type": "stop_peeking"})))
+    assert page.text("#enc-title") == "Battle in chamber (1,2)"
+    assert "Spell used: Remote Vision (one per battle)" in page.texts("#encounter ul.chips > li.used")
 
 
-def has_button(page: str, text: str) -> bool:
-    return re.search(r"<button[^>]*>\s*" + re.escape(text) + r"\s*<", page) is not None
+def page_score(page: Page) -> int:
+    return int(page.text(".result p.score"))
 
 
-def page_score(page: str) -> int:
-    return int(re.search(r'<p class="score">(\d+)</p>', page).group(1))
+def spell_states(page: Page) -> dict[str, str]:
+    """Each spell's line in the spell book: 'ready' or the reason it cannot be cast now."""
+    out = {}
+    for details in page.select('#spellbook details[id^="book-"]'):
+        state = squash(details.select_one("summary .sp-state").get_text())
+        out[details["id"].removeprefix("book-")] = (
+            "ready" if state.startswith("Ready") else state.removeprefix("Not now: ")
+        )
+    return out
 
 
 class TestSpellBook:
-    def spell_states(self, page):
-        """Each spell's line: 'ready' or the reason it cannot be cast now."""
-        out = {}
-        for sid, state in re.findall(r'<details id="book-(\w+)".*?<span class="sp-state">(.*?)</span>', page, re.S):
-            out[sid] = "ready" if state.startswith("Ready") else state.removeprefix("Not now: ")
-        return out
-
     def test_every_spell_is_listed_with_cost_and_a_reason(self, seat_client):
         player = start(seat_client)
-        states = self.spell_states(body(player.get(f"/g/{player.game_id}")))
+        states = spell_states(Page(body(player.get(f"/g/{player.game_id}"))))
         assert set(states) == set(rules.data.SPELLS)
         assert states["paralysis"] == "Paralysis cannot be cast outside a battle: only in a battle"
         assert states["illusion"] == "Illusion cannot be cast outside a battle: only during a trade"
@@ -326,15 +379,17 @@ class TestSpellBook:
 
         for action in (mv(1, 1), mv(1, 2), {"type": "attack"}, {"type": "drink", "card": "6S"}, {"type": "attack"}):
             ok(player.act(action))
-        page = body(player.board())
-        states = self.spell_states(page)
+        page = Page(body(player.board()))
+        states = spell_states(page)
         assert states["revelation"] == states["healing"] == states["teleport"] == "ready"
         assert states["genie_of_luck"] == "needs 11 points, your potions give 9"
         assert states["escape"] == "Escape cannot be cast outside a battle: only in a battle or facing an adventurer"
         assert states["hell_bomb"] == "ready"  # standing in (1,2), an explored chamber
-        assert "9 points" in page and "11 points" in page
+        assert page.text("#book-revelation .cost") == "9 points"
+        assert page.text("#book-genie_of_luck .cost") == "11 points"
+        assert page.text("#inventory .g-magic .sum") == "9 points"  # what the potions give
         # the pre-ticked payment and what it leaves unused
-        assert "9 points for 8: enough (1 lost, no change)." in page
+        assert page.text("form#spell-teleport p.pay-out") == "9 points for 8: enough (1 lost, no change)."
 
     def test_one_spell_per_battle_is_visible(self, seat_client):
         player = start(seat_client, deck=DECK_A.replace("10H JS", "10H 9S", 1))
@@ -347,9 +402,9 @@ class TestSpellBook:
             mv(1, 3),
         ):
             ok(player.act(action))
-        page = ok(compose(player, "cast", a_spell="super_strength", j_potions="[]", **{"a_potions[]": ["9C"]}))
-        assert "Spell used: Super Strength (one per battle)" in page
-        states = self.spell_states(page)
+        page = Page(ok(compose(player, "cast", a_spell="super_strength", j_potions="[]", **{"a_potions[]": ["9C"]})))
+        assert "Spell used: Super Strength (one per battle)" in page.texts("#encounter ul.chips > li.used")
+        states = spell_states(page)
         assert states["healing"] == "only one spell per battle: Super Strength was already cast in this one"
 
     def test_a_paralysis_that_changes_nothing_says_why(self, seat_client, store):
@@ -360,16 +415,16 @@ class TestSpellBook:
         player = start(seat_client, deck=deck)
         for action in (mv(1, 1), mv(1, 2)):
             ok(player.act(action))
-        page = ok(player.act(mv(1, 3)))
+        page = Page(ok(player.act(mv(1, 3))))
         assert state_of(store, player)["inventory"] == ["4C", "AS"]
-        assert self.spell_states(page)["paralysis"] == (
+        assert spell_states(page)["paralysis"] == (
             "even an ace would score 4 against life 3, so your next attack cannot fail: Paralysis would change nothing"
         )
         refused = compose(player, "cast", a_spell="paralysis", j_potions="[]", **{"a_potions[]": ["4C"]})
-        assert refused.status_code == 422 and "Paralysis would change nothing" in body(refused)
+        assert refused.status_code == 422 and "Paralysis would change nothing" in alert(refused)
         ok(player.act({"type": "attack"}))
-        page = ok(player.act(mv(1, 4)))
-        assert self.spell_states(page)["paralysis"] == "ready"
+        page = Page(ok(player.act(mv(1, 4))))
+        assert spell_states(page)["paralysis"] == "ready"
 
 
 class TestWatching:
@@ -378,13 +433,15 @@ class TestWatching:
         for action in (mv(1, 1), mv(1, 2), {"type": "attack"}):
             ok(player.act(action))
         watcher = seat_client()
-        page = body(watcher.watch(player.game_id))
-        assert "Watching live." in page and "Battle in chamber (1,2)" in page and "you lost" in page
-        for control in ('<form class="play', 'name="action"', 'name="compose"', 'type="checkbox"', 'id="spellbook"'):
-            assert control not in page, control
+        page = Page(body(watcher.watch(player.game_id)))
+        assert page.text("#status").startswith("Watching live.")
+        assert page.text("#enc-title") == "Battle in chamber (1,2)"
+        assert "you lost 7 life" in page.text("#encounter p.sum")
+        for control in ("form.play", '[name="action"]', '[name="compose"]', 'input[type="checkbox"]', "#spellbook"):
+            assert not page.select(control), control
         watcher.version = player.version
         refused = watcher.act({"type": "attack"})
-        assert refused.status_code == 403 and "watching" in body(refused)
+        assert refused.status_code == 403 and "watching" in alert(refused)
 
     def test_a_fresh_server_on_the_same_database_resumes_the_game(self, seat_client, db_url):
         player = start(seat_client)
@@ -397,13 +454,13 @@ class TestWatching:
         after = again.get(path).get_data(as_text=True)
         strip = re.compile(r'name="csrf_token" value="[^"]*"|"X-CSRF-Token": "[^"]*"')
         assert strip.sub("", after) == strip.sub("", before)
-        assert "Battle in chamber (1,2)" in after
+        assert Page(after).text("#enc-title") == "Battle in chamber (1,2)"
 
     def test_the_same_deal_again_once_over(self, seat_client, store):
         player = start(seat_client)
         ok(player.act(mv(1, 1)))
-        page = ok(player.act({"type": "resign"}))
-        assert "You gave up the quest." in page
+        page = Page(ok(player.act({"type": "resign"})))
+        assert "You gave up the quest." in page.text("#status")
         response = player.http.post(f"/g/{player.game_id}/rematch", data={"csrf_token": player.csrf})
         assert response.status_code == 303
         new_id = response.headers["Location"].rsplit("/", 1)[-1]
@@ -414,19 +471,20 @@ class TestWatching:
 class TestHowToPlay:
     def test_tables_come_from_the_engine_data(self, seat_client, monkeypatch):
         monkeypatch.setitem(rules.data.SPELLS["curse"], "text", "Marker: the curse text as the engine has it.")
-        page = body(seat_client().get("/how-to-play/hebracs-dungeon"))
-        assert "Marker: the curse text as the engine has it." in page
-        for spec in rules.data.SPELLS.values():
-            assert f'<th scope="row">{spec["name"]}</th><td class="num">{spec["cost"]}' in page
-        for row in rules.data.ENEMIES + rules.data.TREASURES:
-            assert f'<th scope="row">{row["name"]}</th>' in page
-        ranking = re.search(r'<ol class="ranking">(.*?)</ol>', page, re.S).group(1)
-        assert ranking.count("<li>") == len(rules.data.STEAL_RANKING) == 40
+        page = Page(body(seat_client().get("/how-to-play/hebracs-dungeon")))
+        assert page.texts("tr#spell-curse > td")[-1] == "Marker: the curse text as the engine has it."
+        for sid, spec in rules.data.SPELLS.items():
+            assert page.text(f'tr#spell-{sid} > th[scope="row"]') == spec["name"]
+            assert page.text(f"tr#spell-{sid} > td.num") == f"{spec['cost']}{' × n' if spec.get('scaled') else ''}"
+        for heading, rows in (("enemies", rules.data.ENEMIES), ("treasures", rules.data.TREASURES)):
+            table = page.one(f"h2#{heading}").find_next("table")
+            assert [squash(th.get_text()) for th in table.select('tr > th[scope="row"]')] == [r["name"] for r in rows]
+        assert len(page.select("ol.ranking > li")) == len(rules.data.STEAL_RANKING) == 40
 
     def test_linked_from_the_lobby_and_the_game(self, seat_client):
         player = start(seat_client)
-        assert 'href="/how-to-play/hebracs-dungeon"' in body(player.get("/"))
-        assert 'href="/how-to-play/hebracs-dungeon"' in body(player.get(f"/g/{player.game_id}"))
+        for path in ("/", f"/g/{player.game_id}"):
+            assert Page(body(player.get(path))).select('a[href="/how-to-play/hebracs-dungeon"]'), path
 
 
 # --- hidden information ------------------------------------------------------------------------
@@ -455,6 +513,7 @@ def cards_on_page(page: str) -> set[str]:
 
 
 def assert_shows_only_the_view(page: str, state: dict, seat, seed: int):
+    # Substrings of the raw body on purpose: hidden data must not appear anywhere, markup included.
     assert str(seed) not in page
     leaked = cards_on_page(page) - cards_in_view(rules.view(state, seat))
     assert not leaked, f"cards the {'player' if seat else 'spectator'} may not see: {sorted(leaked)}"
@@ -468,18 +527,20 @@ def test_the_checker_catches_a_face_down_card():
             assert_shows_only_the_view(page, state, "p1", 5)
 
 
-def assert_every_legal_action_has_a_control(page: str, state: dict):
+def assert_every_legal_action_has_a_control(page: Page, state: dict):
     """Whatever the rules allow now, the page offers: a button, or a form that composes it."""
+    buttons = page.buttons()
+    by_id = {button.id: button.action for button in buttons}
     for action in rules.legal_actions(state, "p1"):
         kind = action["type"]
         if kind == "cast":
-            assert f'id="spell-{action["spell"]}"' in page, action
+            assert page.select(f'form#spell-{action["spell"]} button[name="compose"][value="cast"]'), action
         elif kind in ("buy", "offer", "destroy") and action.get("gems", action.get("cards", action.get("targets"))):
-            assert f'name="compose" value="{kind}"' in page, action
+            assert page.select(f'button[name="compose"][value="{kind}"]'), action
         elif kind == "resign":
-            assert "Give up this game" in page
+            assert any(b.action == action and b.label == "Give up this game" for b in buttons)
         else:
-            assert f'id="{ActionButton(action, "", None).dom_id}"' in page, action
+            assert by_id.get(ActionButton(action, "", None).dom_id) == action, action
 
 
 @pytest.mark.parametrize("game_seed", [11, 12])
@@ -506,8 +567,9 @@ def test_no_hidden_card_in_any_body(seat_client, store, game_seed):
         assert response.status_code == 200, body(response)[:1000]
         state = state_of(store, player)
         assert_shows_only_the_view(body(response), state, "p1", seed)
-        assert_every_legal_action_has_a_control(body(response), state)
-        ids = re.findall(r'\sid="([^"]+)"', body(response))
+        page = Page(body(response))
+        assert_every_legal_action_has_a_control(page, state)
+        ids = [tag["id"] for tag in page.select("[id]")]
         assert len(ids) == len(set(ids)), sorted(i for i in ids if ids.count(i) > 1)
         assert_shows_only_the_view(body(watcher.board()), state, None, seed)
         if step % 35 == 0:

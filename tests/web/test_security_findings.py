@@ -6,11 +6,11 @@ without a host, and control characters in typed text. Socket.IO findings are in
 
 from __future__ import annotations
 
-import html
 import threading
 
 import pytest
 
+from tests.page import Button, Page
 from tests.web.test_dungeon_cards_web import Table as CardsTable
 from tests.web.test_dungeon_of_doom_web import HALL
 from tests.web.test_dungeon_of_doom_web import Table as DoomTable
@@ -51,6 +51,11 @@ def post(client, path, **form):
     return client.http.post(path, data={"csrf_token": client.csrf, **form})
 
 
+def alert(response) -> str:
+    """The words of a refusal: the text of its one alert (a whole error page or an htmx fragment)."""
+    return Page(response.get_data(as_text=True)).text("p.alert")
+
+
 # ---- 1. copies of a table's secret options ------------------------------------------------------
 
 
@@ -62,7 +67,7 @@ class TestNobodyCopiesSecretOptions:
         for route in ("new", "rematch"):
             response = post(watcher, f"/g/{t.game_id}/{route}")
             assert response.status_code == 409, route
-            assert "Play again" in html.unescape(response.get_data(as_text=True))
+            assert "Play again" in alert(response)
         assert store.count_games() == before
 
     def test_nor_does_a_seated_player_of_a_running_table(self, app, seat_client, store):
@@ -88,12 +93,15 @@ class TestNobodyCopiesSecretOptions:
         assert post(player, f"/g/{running}/rematch").status_code == 409
         player, finished = finished_solo(seat_client)
         watcher = spectator(seat_client, finished)
-        assert "Play the same deal again" not in watcher.bodies[-1]
+        watched = Page(watcher.bodies[-1])
+        assert watched.text(".result h2") == "Game over"  # the end of the game, without its player's controls
+        assert not watched.select('form[action$="/rematch"], form[action$="/new"]')
+        assert "Play the same deal again" not in watched.text()
         before = store.count_games()
         for route in ("new", "rematch"):
             refused = post(watcher, f"/g/{finished}/{route}")
             assert refused.status_code == 403
-            assert "Only this game's player" in html.unescape(refused.get_data(as_text=True))
+            assert "Only this game's player" in alert(refused)
         assert store.count_games() == before
         again = post(player, f"/g/{finished}/rematch")
         assert again.status_code == 303
@@ -200,7 +208,7 @@ class TestNoScoutingByRejoining:
         before = fingerprint(store)
         third = post(newcomer(seat_client, t.game_id, "203.0.113.7"), f"/g/{t.game_id}/join", name="Scout 3")
         assert third.status_code == 409
-        assert "2 seats from your connection" in html.unescape(third.get_data(as_text=True))
+        assert "2 seats from your connection" in alert(third)
         assert fingerprint(store) == before
         other = post(newcomer(seat_client, t.game_id, "198.51.100.9"), f"/g/{t.game_id}/join", name="Late friend")
         assert other.status_code == 303
@@ -228,7 +236,7 @@ class TestSpectatorCache:
         watcher = spectator(seat_client, t.game_id)
         response = watcher.http.get(f"/g/{t.game_id}/board?{query}", headers={"HX-Request": "true"})
         assert response.status_code == 400
-        assert "Reload the page" in html.unescape(response.get_data(as_text=True))
+        assert "Reload the page" in alert(response)
 
     def test_a_valid_position_is_served_and_shared(self, app, seat_client, monkeypatch):
         cache = games.SpectatorFragments()
@@ -266,7 +274,7 @@ def test_uploaded_maps_are_bounded_so_the_end_page_stays_light(seat_client, stor
 
     refused = upload(100, 100)
     assert refused.status_code == 400
-    assert "up to 3,600 cells" in html.unescape(refused.get_data(as_text=True))
+    assert "up to 3,600 cells" in alert(refused)
     assert store.count_games() == 0
     assert upload(60, 60).status_code == 303
     assert upload(100, 36).status_code == 303
@@ -281,7 +289,7 @@ class TestNamesAtATable:
         late = spectator(seat_client, t.game_id)
         refused = post(late, f"/g/{t.game_id}/join", name="  ann ")
         assert refused.status_code == 409
-        assert "already called ann" in html.unescape(refused.get_data(as_text=True))
+        assert "already called ann" in alert(refused)
         renamed = post(t.clients["p2"], f"/g/{t.game_id}/lobby", name="ANN")
         assert renamed.status_code == 409
         assert [s.name for s in store.seats(t.game_id)] == ["Ann", "Bob"]
@@ -318,7 +326,7 @@ class TestNoServerErrors:
             map_text="name Greedy\nwin " + "9" * 5000 + "\n#E.G#\n",
         )
         assert response.status_code == 400
-        assert "line 2" in html.unescape(response.get_data(as_text=True))
+        assert "line 2" in alert(response)
         assert store.count_games() == 0
 
 
@@ -367,12 +375,19 @@ def test_two_players_pressing_play_again_at_once_reach_one_table(app, seat_clien
 # ---- 9. a waiting room always has a host -------------------------------------------------------
 
 
+def assert_hosts(client, game_id, start_label):
+    """The waiting room, as this client sees it, is the host's: told to start, with the button to."""
+    page = Page(client.watch(game_id).get_data(as_text=True))
+    assert "Start when everyone is here." in page.text("#status")
+    assert page.text(f'form[action="/g/{game_id}/start"] button') == start_label
+
+
 class TestHost:
     def test_the_host_passes_to_the_longest_seated_player(self, app, seat_client, store):
         t = DoomTable(app, seat_client, players=3, start=False)
         assert post(t.host, f"/g/{t.game_id}/leave-table").status_code == 303
         assert post(t.clients["p3"], f"/g/{t.game_id}/start").status_code == 403
-        assert "Start when everyone is here" in t.clients["p2"].watch(t.game_id).get_data(as_text=True)
+        assert_hosts(t.clients["p2"], t.game_id, "Start the game with 2 players")
         assert post(t.clients["p2"], f"/g/{t.game_id}/start").status_code == 303
 
     def test_an_emptied_waiting_room_is_hosted_by_its_next_arrival(self, app, seat_client, store):
@@ -382,8 +397,7 @@ class TestHost:
         assert store.seats(t.game_id) == []
         newcomer_client = spectator(seat_client, t.game_id)
         assert post(newcomer_client, f"/g/{t.game_id}/join", name="Cy").status_code == 303
-        page = newcomer_client.watch(t.game_id).get_data(as_text=True)
-        assert "Start when everyone is here" in page
+        assert_hosts(newcomer_client, t.game_id, "Start the game with 1 player")
         assert post(newcomer_client, f"/g/{t.game_id}/start").status_code == 303
         assert store.load(t.game_id).status == "running"
 
@@ -402,9 +416,12 @@ def test_control_and_format_characters_never_reach_a_page(app, seat_client, stor
     assert [s.name for s in store.seats(t.game_id)] == ["Ann", "Evil Name"]
     assert store.chat(t.game_id)[-1]["text"] == "Evil Name"
     page = t.clients["p1"].watch(t.game_id).get_data(as_text=True)
-    assert "Evil Name" in page
+    parsed = Page(page)
+    assert parsed.text("h2#map-title") == "Evil Name (custom map)"
+    assert "Evil Name" in parsed.texts("#game .who")
+    assert parsed.texts("#chat-log > li")[-1] == "Evil Name: Evil Name"
     for bad in ("\u202e", "\x07", "\x00", "\u200b", "&#8238;"):
-        assert bad not in page
+        assert bad not in page  # nowhere in the bytes: not in text, attributes or markup
 
 
 # ---- found by the route fuzzer (tests/web/test_route_fuzz.py) -------------------------------
@@ -439,10 +456,15 @@ def test_action_buttons_escape_their_labels_and_keep_attributes_apart(app):
             '{% from "_cards.html" import action_button %}{{ action_button(b, "primary", "Attack") }}'
         )
         html_out = template.render(b=hostile)
-    assert "<script>" not in html_out and "&lt;script&gt;" in html_out
-    assert (
-        'class="primary" aria-label=' in html_out
-        and '" data-key="1" aria-keyshortcuts="1" data-alt-key="q"' in html_out
+    assert "<script>" not in html_out  # no raw tag anywhere in the bytes
+    page = Page(html_out)
+    assert not page.select("script")
+    assert page.buttons() == [Button(action={"type": "attack", "dir": "N"}, label="Attack", key="1", id="act-attack-N")]
+    button = page.one("button")  # the label stayed inside its attributes, and added none
+    assert button["aria-label"] == button["title"] == hostile.label
+    assert button["class"] == ["primary"] and button["aria-keyshortcuts"] == "1" and button["data-alt-key"] == "q"
+    assert set(button.attrs) == set(
+        "type name value id class aria-label title data-key aria-keyshortcuts data-alt-key".split()
     )
 
 
