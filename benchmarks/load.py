@@ -114,7 +114,10 @@ class Seat:
             if version is not None and revision is not None and revision >= self.revision:
                 self.version, self.revision, self.body = version, revision, body
 
-    def on_changed(self, revision: int, at: float) -> None:
+    def on_changed(self, revision: int, at: float, html: str | None = None) -> None:
+        if html is not None:  # a pushed board: the page has it without asking
+            self.remember(html)
+            return
         with self.lock:
             if revision <= self.revision or self.game.run.closed:
                 return
@@ -169,7 +172,8 @@ class Game:
         self.turn = 0
         self.acknowledged: dict[int, dict] = {}
         self.unknown = 0  # actions whose answer never came (timeouts, dropped connections)
-        self.actions: list[tuple[float, int]] = []  # (click time, new revision) of accepted actions
+        # (click time, new revision, the acting seat) of accepted actions
+        self.actions: list[tuple[float, int, int]] = []
 
     def open(self) -> None:
         host = self.seats[0].player
@@ -180,7 +184,7 @@ class Game:
 
     def connect(self) -> None:
         for seat in self.seats:
-            seat.listener = seat.player.listen(self.id, on_changed=seat.on_changed)
+            seat.listener = seat.player.listen(self.id, on_changed=seat.on_changed, boards=self.run.boards)
             seat.fetch()
 
     def seat_on_turn(self) -> Seat:
@@ -220,7 +224,11 @@ class Game:
         with seat.lock:
             seat.acting = True
         try:
-            response = seat.player.act(self.id, action, version)
+            socket = seat.listener.client.get_sid() if self.run.boards else None
+            headers = {"X-Delve-Socket": socket} if socket else None
+            response = seat.player.post(
+                f"/g/{self.id}/act", {"version": str(version), "action": json.dumps(action)}, headers=headers
+            )
         except requests.RequestException as error:
             seat.acted(None)
             self.unknown += 1
@@ -234,7 +242,7 @@ class Game:
             if new_version in self.acknowledged:
                 self.run.duplicate_acks += 1
             self.acknowledged[new_version] = action
-            self.actions.append((sent, page_version(response.text)))
+            self.actions.append((sent, page_version(response.text), seat.index))
             seat.acted(response.text)
             if not your_turn(response.text):
                 self.turn = (self.turn + 1) % SEATS
@@ -258,8 +266,9 @@ class Game:
 class Run:
     """One measurement point: N games against a set of running servers."""
 
-    def __init__(self, games: int, urls: list[str]):
+    def __init__(self, games: int, urls: list[str], boards: bool = True):
         self.n = games
+        self.boards = boards  # pages take pushed boards (as delve.js does), or fetch on the doorbell
         self.urls = urls
         # Pages fetch concurrently, as browsers do (at most one fetch in flight per seat).
         self.fetches = ThreadPoolExecutor(max_workers=SEATS * games, thread_name_prefix="fetch")
@@ -302,12 +311,17 @@ class Run:
         return wall
 
     def push_latencies(self) -> list[float]:
-        """Click → each other seat's socket got "changed" with at least the new revision."""
+        """Click → each other seat's socket got its new board pushed (or, with --fetch, the doorbell
+        "changed") with at least the new revision."""
         samples = []
         for game in self.games:
             for seat in game.seats:
-                changes = [(t, data["version"]) for t, name, data in seat.listener.messages if name == "changed"]
-                for sent, revision in game.actions:
+                changes = [
+                    (t, data["version"]) for t, name, data in seat.listener.messages if name in ("changed", "board")
+                ]
+                for sent, revision, actor in game.actions:
+                    if actor == seat.index and self.boards:
+                        continue  # its answer was its new board: nothing is pushed to it
                     for at, version in changes:
                         if at >= sent and version >= revision:
                             samples.append(at - sent)
@@ -390,7 +404,9 @@ def ms(samples: list[float], p: float) -> float:
     return percentile(samples, p) * 1000 if samples else float("nan")
 
 
-def run_point(setup: str, games: int, seconds: float, services, workdir: Path, worker: str) -> dict:
+def run_point(
+    setup: str, games: int, seconds: float, services, workdir: Path, worker: str, boards: bool = True
+) -> dict:
     from webapp.store import Store
 
     threads = SEATS * games + 64
@@ -425,7 +441,7 @@ def run_point(setup: str, games: int, seconds: float, services, workdir: Path, w
     try:
         with ThreadPoolExecutor(max_workers=2) as pool:
             list(pool.map(lambda s: s.start(timeout=90), servers))
-        run = Run(games, [s.url for s in servers])
+        run = Run(games, [s.url for s in servers], boards=boards)
         t = time.monotonic()
         run.prepare()
         prepared = time.monotonic() - t
@@ -446,7 +462,7 @@ def run_point(setup: str, games: int, seconds: float, services, workdir: Path, w
         client_errors = sum(n for (m, s), n in run.statuses.items() if s == "error")
         result = {
             "setup": "1 process, SQLite" if setup == "sqlite" else "2 processes, PostgreSQL + Redis",
-            "worker": worker,
+            "worker": worker if boards else f"{worker}, fetch",
             "games": games,
             "seconds": round(wall, 1),
             "threads": threads,
@@ -580,6 +596,11 @@ def main():
     )
     parser.add_argument("--max-games", type=int, default=400)
     parser.add_argument("--worker", choices=["gthread", "gevent"], default="gthread")
+    parser.add_argument(
+        "--fetch",
+        action="store_true",
+        help="pages fetch their board on the doorbell (the way before pushed boards) instead of taking pushes",
+    )
     args = parser.parse_args()
 
     # A dropped socket is counted (socket drops); the client library's own line for it is noise.
@@ -601,7 +622,7 @@ def main():
             def point(n: int, setup: str = setup, tried: dict[int, dict] = tried) -> dict:
                 if n not in tried:
                     print(f"... {setup}, N={n}, {args.seconds:.0f} s", file=sys.stderr, flush=True)
-                    tried[n] = run_point(setup, n, args.seconds, services, workdir, args.worker)
+                    tried[n] = run_point(setup, n, args.seconds, services, workdir, args.worker, not args.fetch)
                     print(json.dumps(tried[n]), file=sys.stderr, flush=True)
                 return tried[n]
 

@@ -87,6 +87,9 @@ def test_three_players_and_a_spectator_play_to_a_win(page, new_page, axe_check, 
     axe_check(ann)
     ann.get_by_role("button", name=re.compile("Start the game")).click()
     everyone = [ann, bob, cy, spectator]
+    board_fetches: list[str] = []  # every board comes pushed over its page's socket: none is fetched
+    for p in everyone:
+        p.on("request", lambda r: board_fetches.append(r.url) if "/board" in r.url else None)
     for p in everyone:
         expect(p.locator("#map-title")).to_have_text("Duelling Hall")  # a shipped map: no "custom" label
         expect(p.locator("html")).to_have_attribute("data-live", "connected")
@@ -152,6 +155,7 @@ def test_three_players_and_a_spectator_play_to_a_win(page, new_page, axe_check, 
     expect(spectator.locator(".final-stats tbody tr").first).to_contain_text("Cy")
     expect(cy.locator("#result-title")).to_have_text("You won!")
     axe_check(spectator)
+    assert board_fetches == []
 
     # Play again: the first click opens the next table; the others follow it there.
     ann.get_by_role("button", name="Play again with this table").click()

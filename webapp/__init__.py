@@ -10,8 +10,9 @@ from sqlalchemy.exc import SQLAlchemyError
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from . import errors, hall_of_fame, limits, logs, rendering, security
+from .board_push import board_pushes
 from .config import PROJECT_ROOT, ConfigError, from_environment
-from .realtime import RedisDoorbell, notify_changed, socketio
+from .realtime import LocalDoorbell, RedisDoorbell, notify_changed, socketio
 from .service import GameService
 from .store import Store, make_engine
 
@@ -69,10 +70,15 @@ def create_app(config: dict | None = None) -> Flask:
         app,
         async_mode="threading",
         # The Redis message queue when several processes share the doorbell (None: in process).
-        client_manager=RedisDoorbell(app.config["REDIS_URL"]) if app.config["REDIS_URL"] else None,
+        client_manager=RedisDoorbell(app.config["REDIS_URL"]) if app.config["REDIS_URL"] else LocalDoorbell(),
         logger=False,
         engineio_logger=False,
     )
+    # Boards are pushed from a background task, so an action's answer never waits for the other
+    # pages' renders; tests render them at once, where they can see them.
+    board_pushes.app = app
+    board_pushes.emit = lambda event, data, sid: socketio.emit(event, data, to=sid, ignore_queue=True)
+    board_pushes.spawn = None if app.testing else socketio.start_background_task
     logs.adopt_library_loggers()
     if app.config.get("BACKGROUND_JOBS", not app.testing):
         from .presence import start_background_jobs

@@ -50,6 +50,9 @@ def is_htmx() -> bool:
 
 
 def game_or_404(game_id: str) -> play.LoadedGame:
+    prefetched = g.get("prefetched")  # a pushed board: the game was read once for every page
+    if prefetched is not None and prefetched.game.id == game_id:
+        return prefetched.game
     game = play.load_game(store(), game_id)
     if game is None:
         abort(404, description="There is no game at this address. It may have been mistyped.")
@@ -57,6 +60,11 @@ def game_or_404(game_id: str) -> play.LoadedGame:
 
 
 def viewer_seat(game: play.LoadedGame) -> str | None:
+    prefetched = g.get("prefetched")
+    if prefetched is not None and prefetched.game.id == game.id:
+        # A pushed board: its page's socket proved the seat (board_push); the seat cookie, scoped
+        # to the game's pages, never reaches the socket.
+        return prefetched.seat
     return seat_tokens.seat_for(request, store().seat_hashes(game.id))
 
 
@@ -72,6 +80,12 @@ def _log_seen() -> int | None:
     if not (raw.isascii() and raw.isdigit() and len(raw) <= LOG_SEEN_DIGITS):
         abort(400, description="This request's log position is not a whole number. Reload the page.")
     return int(raw)
+
+
+def _page_socket() -> str | None:
+    """The socket of the page that sent this request (``X-Delve-Socket``, set by its script)."""
+    sid = request.headers.get("X-Delve-Socket", "")
+    return sid if 0 < len(sid) <= 64 else None
 
 
 def _board_page() -> str:
@@ -103,7 +117,8 @@ def seat_rows(game: play.LoadedGame, now: float, viewer: str | None = None) -> l
     from .presence import GRACE_SECONDS, REQUEST_SEEN_EVERY
 
     rows = []
-    records = store().seats(game.id)
+    prefetched = g.get("prefetched")
+    records = prefetched.seats if prefetched is not None and prefetched.game.id == game.id else store().seats(game.id)
     host = play.host_of(game.record.lobby, records)
     for s in records:
         last_seen = s.last_seen
@@ -141,6 +156,12 @@ def render_game(game: play.LoadedGame, seat: str | None, *, flash: str | None = 
         fragment=is_htmx(),
         new_log=[],
     )
+    if seat is not None and not context["fragment"]:
+        from .connections import ticket_for
+
+        # The page proves its seat to its socket with this (the seat cookie never reaches the
+        # socket), which then pushes it that seat's boards (board_push).
+        context["viewer_ticket"] = ticket_for(current_app, game.id, seat)
     if not entry.solo:
         from .connections import ticket_for
 
@@ -314,14 +335,23 @@ spectator_fragments = SpectatorFragments()
 @bp.get("/g/<game_id>/board")
 @limiter.shared_limit(READ, scope="read", deduct_when=rendered_here)
 def board(game_id: str):
+    return board_response(game_id)
+
+
+def board_response(game_id: str):
+    """This viewer's board: the answer to its GET, and the board pushed to its socket."""
     log_seen, page = _log_seen(), _board_page()  # validated before anything is loaded or cached
-    if request.cookies.get(seat_tokens.COOKIE_NAME) or not is_htmx():
+    prefetched = g.get("prefetched")
+    if request.cookies.get(seat_tokens.COOKIE_NAME) or (prefetched and prefetched.seat) or not is_htmx():
         # Rendered for this request alone (never shared): the revision that keys the spectators'
         # cache is not needed, and loading the game answers 404 for a wrong address.
         return _board(game_id, None)[0]
     if not isinstance(game_id, str) or len(game_id) > 64:
         abort(404, description="There is no game at this address. It may have been mistyped.")
-    revision = store().revision(game_id)
+    if prefetched is not None and prefetched.game.id == game_id:
+        revision = prefetched.game.record.revision
+    else:
+        revision = store().revision(game_id)
     if revision is None:
         abort(404, description="There is no game at this address. It may have been mistyped.")
     key = (game_id, revision, log_seen, page)
@@ -388,7 +418,7 @@ def act(game_id: str):
         )
     try:
         action = play.action_from_form(request.form)
-        after = service().act(game, seat, action)
+        after = service().act(game, seat, action, page=_page_socket())
     except rules_engine.InvalidAction as error:
         abort(400, description=str(error))
     except rules_engine.IllegalAction as error:

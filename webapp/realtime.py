@@ -1,6 +1,8 @@
-"""Socket.IO doorbell: "game g changed, revision N". Messages never carry game data (chat aside);
-each client then fetches its own redacted fragment, so hidden information has one path out
-(the view). A seat's page also proves its presence with a signed ticket (never the seat token)."""
+"""Socket.IO: a page watches a game and is told when it changes. A page that takes pushed boards
+gets its own board, rendered for its socket as its GET would be (``board_push``); any other gets
+the doorbell "game g changed, revision N" and fetches its own fragment. Either way hidden
+information has one path out (the view, for the page's own seat). Chat is the one thing sent as
+data. A seat's page also proves its presence with a signed ticket (never the seat token)."""
 
 from __future__ import annotations
 
@@ -11,8 +13,9 @@ import time
 
 from flask import current_app, request
 from flask_socketio import SocketIO, disconnect, emit, join_room, leave_room
-from socketio import RedisManager
+from socketio import Manager, RedisManager
 
+from .board_push import Watcher, board_pushes
 from .connections import connections, seat_from_ticket
 
 socketio = SocketIO()
@@ -29,6 +32,33 @@ MAX_GAME_ID = 64
 EVENT_BURST = 20
 EVENTS_PER_SECOND = 2.0
 FLOODED_REASON = "Too many messages from this page; reload it to reconnect."
+
+
+# The doorbell for this server's own processes: "push the pages you hold of game G their boards".
+# Sent to a room no socket joins, so it reaches every process's client manager (through Redis
+# when there is one) and no page; the managers below hand it to ``board_pushes``.
+PUSH_EVENT = "delve:push"
+PUSH_ROOM = "delve:push"
+
+
+def _hand_over_push(event: str, data) -> bool:
+    """True when this emit was the processes' own doorbell (handed to ``board_pushes``)."""
+    if event != PUSH_EVENT:
+        return False
+    if isinstance(data, dict) and isinstance(data.get("game"), str) and isinstance(data.get("version"), int):
+        board_pushes.changed(data["game"], data["version"], data.get("by"))
+    return True
+
+
+class LocalDoorbell(Manager):
+    """The in-process client manager (no Redis), which also hears the processes' own doorbell."""
+
+    def emit(self, event, data, namespace=None, room=None, skip_sid=None, callback=None, to=None, **kwargs):
+        if _hand_over_push(event, data):
+            return None
+        return super().emit(
+            event, data, namespace=namespace, room=room, skip_sid=skip_sid, callback=callback, to=to, **kwargs
+        )
 
 
 class RedisDoorbell(RedisManager):
@@ -60,6 +90,13 @@ class RedisDoorbell(RedisManager):
         )
         self._paused_until = 0.0
 
+    def _handle_emit(self, message):
+        """Every emit, this process's own and the other processes' (from Redis), lands here."""
+        data = message.get("data")
+        if _hand_over_push(message.get("event"), data[0] if isinstance(data, list) and data else data):
+            return None
+        return super()._handle_emit(message)
+
     def _publish(self, data):
         if time.monotonic() < self._paused_until:
             return None
@@ -79,13 +116,23 @@ class RedisDoorbell(RedisManager):
 
 
 def room_of(game_id: str) -> str:
+    """The doorbell's room: the pages of a game that fetch their boards themselves."""
     return f"g:{game_id}"
 
 
-def notify_changed(game_id: str, revision: int | None) -> None:
-    """Ring the doorbell of everyone watching the game; call only after the change is committed."""
+def table_room_of(game_id: str) -> str:
+    """Every page of a game, whichever way it gets its boards: the table chat goes here."""
+    return f"t:{game_id}"
+
+
+def notify_changed(game_id: str, revision: int | None, acted_by: str | None = None) -> None:
+    """Ring the doorbell of everyone watching the game; call only after the change is committed.
+
+    Pages that take pushed boards get their board (``board_pushes``), the others the doorbell.
+    ``acted_by``: the socket of the page whose own action this was."""
     if revision is not None:
         socketio.emit("changed", {"version": revision}, to=room_of(game_id))
+        socketio.emit(PUSH_EVENT, {"game": game_id, "version": revision, "by": acted_by}, to=PUSH_ROOM)
 
 
 def announce_restart() -> None:
@@ -103,7 +150,9 @@ def announce_restart() -> None:
 def push_chat(game_id: str, message: dict) -> None:
     """Chat is the one thing pushed as data: it is public to the table and escaped by the page."""
     socketio.emit(
-        "chat", {"name": message["name"], "seat": message["seat"], "text": message["text"]}, to=room_of(game_id)
+        "chat",
+        {"name": message["name"], "seat": message["seat"], "text": message["text"]},
+        to=table_room_of(game_id),
     )
 
 
@@ -211,11 +260,17 @@ def on_connect(_auth=None):
     connections.open(request.sid)
 
 
+MAX_LOG_SEEN = 10**9
+
+
 @handles("watch")
 def watch(data):
     """A page says which game it shows and which revision it has; it is told at once if it is behind.
 
-    python-socketio has no connection-state recovery, so every (re)connect sends this again."""
+    ``boards: true`` asks for pushed boards (with ``log_seen``, the page's log mark, ``page``,
+    "waiting" for the waiting room, and ``viewer``, the seat's ticket on a solo game's page; a
+    table's ``presence`` ticket serves for both); without it the page gets the doorbell. python-socketio has no
+    connection-state recovery, so every (re)connect sends this again."""
     if not isinstance(data, dict):
         return {"ok": False, "error": "bad request"}
     game_id = data.get("game")
@@ -226,9 +281,33 @@ def watch(data):
     revision = store.revision(game_id)
     if revision is None:
         return {"ok": False, "error": "unknown game"}
-    join_room(room_of(game_id))
+    sid = request.sid  # Flask-SocketIO sets it on the request
+    join_room(table_room_of(game_id))
+    boards = data.get("boards") is True
     seat = seat_from_ticket(current_app, game_id, data.get("presence"))
-    if seat is not None and connections.add(request.sid, game_id, seat):
+    viewer = seat if seat is not None else seat_from_ticket(current_app, game_id, data.get("viewer"))
+    if boards:
+        log_seen = data.get("log_seen")
+        page = data.get("page")
+        leave_room(room_of(game_id))  # the doorbell is for pages that fetch
+        board_pushes.app = current_app._get_current_object()
+        board_pushes.watch(
+            sid,
+            Watcher(
+                game_id=game_id,
+                seat=viewer,
+                cookie=request.headers.get("Cookie", ""),
+                base_url=request.host_url,
+                page="waiting" if page == "waiting" else "",
+                shown=known if isinstance(known, int) and 0 <= known <= revision else -1,
+                log_seen=log_seen if isinstance(log_seen, int) and 0 <= log_seen <= MAX_LOG_SEEN else None,
+                remote_addr=request.remote_addr or "",
+            ),
+        )
+    else:
+        board_pushes.forget(sid)
+        join_room(room_of(game_id))
+    if seat is not None and connections.add(sid, game_id, seat):
         changed = store.set_connected(game_id, seat, True)
         if changed is not None:
             revision = changed
@@ -238,15 +317,20 @@ def watch(data):
             # write: left so, the seat would show connected with no socket to ever release it.
             _mark_away([(game_id, seat)])
     if not isinstance(known, int) or known != revision:
-        emit("changed", {"version": revision})
+        if boards:
+            board_pushes.changed(game_id, revision)
+        else:
+            emit("changed", {"version": revision})
     return {"ok": True, "version": revision}
 
 
 @handles("unwatch")
 def unwatch(data):
-    """A page stops showing a game: it leaves the room, and the seats it proved there go with it."""
+    """A page stops showing a game: it leaves the rooms, and the seats it proved there go with it."""
     if isinstance(data, dict) and isinstance(data.get("game"), str):
         leave_room(room_of(data["game"]))
+        leave_room(table_room_of(data["game"]))
+        board_pushes.forget(request.sid, data["game"])
         _mark_away(connections.release_game(request.sid, data["game"]))
 
 
@@ -258,4 +342,5 @@ def unknown_message(_event, *_args):
 @socketio.on("disconnect")
 def on_disconnect(*_reason):
     event_budgets.close(request.sid)
+    board_pushes.forget(request.sid)
     _mark_away(connections.remove(request.sid))

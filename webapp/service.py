@@ -54,7 +54,7 @@ class Seated:
     token: str
 
 
-Ring = Callable[[str, int], None]
+Ring = Callable[[str, int, str | None], None]  # (game, revision, the acting page's socket or None)
 
 
 class GameService:
@@ -63,19 +63,22 @@ class GameService:
         self._ring = ring
         self.writers = list(writers)
 
-    def ring(self, game_id: str, revision: int | None) -> None:
-        """Tell every page watching the game that it changed (after the change is committed)."""
+    def ring(self, game_id: str, revision: int | None, acted_by: str | None = None) -> None:
+        """Tell every page watching the game that it changed (after the change is committed);
+        ``acted_by``: the socket of the page whose action this was (its answer is its new board)."""
         if revision is not None:
-            self._ring(game_id, revision)
+            self._ring(game_id, revision, acted_by)
 
     # ---- actions ---------------------------------------------------------------------------------
 
-    def act(self, game: play.LoadedGame, seat: str, action: dict, *, by_server: bool = False) -> play.LoadedGame:
+    def act(
+        self, game: play.LoadedGame, seat: str, action: dict, *, by_server: bool = False, page: str | None = None
+    ) -> play.LoadedGame:
         """Apply, store and ring one action based on ``game.version``; the game after it.
 
         Raises InvalidAction / IllegalAction (nothing stored) or StaleVersion."""
         applied = play.act(self.store, game, seat, action, by_server=by_server, writers=self.writers)
-        self.ring(game.id, applied.revision)
+        self.ring(game.id, applied.revision, page)
         return game.advanced(applied)
 
     def server_action(self, game_id: str, seat: str, action: dict, *, expected_clock: str | None = None) -> bool:

@@ -1,5 +1,6 @@
-/* Delve's few lines of page script: keyboard shortcuts, copying the share link, the Socket.IO
-   doorbell turned into an htmx event, and readable messages for network trouble.
+/* Delve's few lines of page script: keyboard shortcuts, copying the share link, the boards the
+   server pushes over Socket.IO (and its doorbell turned into an htmx event, for whatever a push
+   missed), and readable messages for network trouble.
    No inline script anywhere (the CSP forbids it). */
 (function () {
   "use strict";
@@ -109,9 +110,24 @@
       if (isBoardFetch(event) && event.detail.elt === fetchingFrom) fetchingFrom = null;
     });
   });
+  /* An answer older than the board on the page (a push overtook it) is not swapped in. */
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var current = game();
+    var xhr = event.detail && event.detail.xhr;
+    if (!current || !xhr || event.detail.target !== current || typeof xhr.responseText !== "string") return;
+    var found = /data-version="(\d+)"/.exec(xhr.responseText);
+    if (found && parseInt(found[1], 10) < currentVersion()) event.detail.shouldSwap = false;
+  });
   /* After any swap, look again: a slow answer may be older than the newest doorbell. */
   document.addEventListener("htmx:afterSettle", function () { checkVersion(latestKnown); });
 
+  /* Which page's board this is: the waiting room asks for its own (hx-vals {"page": "waiting"}). */
+  function boardPage(root) {
+    try {
+      var vals = root ? JSON.parse(root.getAttribute("hx-vals") || "{}") : {};
+      return vals && vals.page === "waiting" ? "waiting" : "";
+    } catch (e) { return ""; }
+  }
   function connect() {
     var g = game();
     if (!g || typeof io === "undefined") return;
@@ -123,8 +139,20 @@
     var lastWatch = 0;
     function watch() {
       lastWatch = Date.now();
-      socket.emit("watch", { game: gameId, version: currentVersion(), presence: presence });
+      var root = game();
+      var logSeen = document.getElementById("log-seen");
+      var mark = logSeen ? parseInt(logSeen.value, 10) : NaN;
+      var message = { game: gameId, version: currentVersion(), presence: presence, boards: true, page: boardPage(root) };
+      if (!isNaN(mark)) message.log_seen = mark;
+      var viewer = document.body.getAttribute("data-viewer");
+      if (viewer) message.viewer = viewer;
+      socket.emit("watch", message);
     }
+    /* Our own requests name this page's socket, so the server does not push us the board our
+       own action's answer brings. */
+    document.addEventListener("htmx:configRequest", function (event) {
+      if (socket.id) event.detail.headers["X-Delve-Socket"] = socket.id;
+    });
     socket.on("connect", function () {
       document.documentElement.setAttribute("data-live", "connected");
       watch();
@@ -166,6 +194,18 @@
     });
     socket.on("changed", function (message) {
       if (message && typeof message.version === "number") checkVersion(message.version);
+    });
+    /* A pushed board: this page's own, rendered by the server as its GET would have been. */
+    socket.on("board", function (message) {
+      if (!message || typeof message.version !== "number") return;
+      latestKnown = Math.max(latestKnown, message.version);
+      var current = game();
+      if (!current || message.version <= currentVersion()) return;
+      if (message.refresh) { window.location.reload(); return; }
+      if (typeof message.html !== "string") return;
+      var info = { elt: current, target: current, pushed: true };
+      if (!htmx.trigger(current, "htmx:beforeSwap", info)) return;
+      htmx.swap(current, message.html, { swapStyle: "outerHTML" }, { eventInfo: info });
     });
     socket.on("chat", function (message) {
       var log = document.getElementById("chat-log");

@@ -190,10 +190,22 @@ class Server:
 class Listener:
     """A ``socketio.Client`` watching one game, as a page does; keeps every message it gets."""
 
-    def __init__(self, base_url: str, game_id: str, *, presence: str | None = None, known: int = -1, on_changed=None):
+    def __init__(
+        self,
+        base_url: str,
+        game_id: str,
+        *,
+        presence: str | None = None,
+        known: int = -1,
+        on_changed=None,
+        boards: bool = False,
+    ):
         import socketio
 
         self.on_changed = on_changed  # called (version, monotonic time) on every "changed", after recording
+        # boards: the page takes pushed boards ("board" messages: a version and the html); then
+        # on_changed is called (version, monotonic time, html) for each.
+        self.boards = boards
         self.game_id = game_id
         self.presence = presence
         self.known = known
@@ -203,6 +215,7 @@ class Listener:
         self.client = socketio.Client(reconnection=True, reconnection_delay=0.2, reconnection_delay_max=1.0)
         self.client.on("connect", self._on_connect)
         self.client.on("changed", lambda data: self._record("changed", data))
+        self.client.on("board", lambda data: self._record("board", data))
         self.client.on("chat", lambda data: self._record("chat", data))
         self.client.on("server_restarting", lambda data: self._record("server_restarting", data))
         self.client.on("disconnect", self._on_disconnect)
@@ -218,9 +231,10 @@ class Listener:
                 self.watch_acks.append(reply)
                 self._cond.notify_all()
 
-        self.client.emit(
-            "watch", {"game": self.game_id, "version": self.known, "presence": self.presence}, callback=ack
-        )
+        message = {"game": self.game_id, "version": self.known, "presence": self.presence}
+        if self.boards:
+            message["boards"] = True
+        self.client.emit("watch", message, callback=ack)
 
     def _on_disconnect(self, *_reason):
         if not self.closing:
@@ -230,13 +244,16 @@ class Listener:
         at = time.monotonic()
         with self._cond:
             self.messages.append((at, name, data))
-            changed = name == "changed" and isinstance(data, dict) and isinstance(data.get("version"), int)
+            changed = name in ("changed", "board") and isinstance(data, dict) and isinstance(data.get("version"), int)
             if changed:
                 self.known = max(self.known, data["version"])
                 self.pushed = max(self.pushed, data["version"])
             self._cond.notify_all()
         if changed and self.on_changed is not None:
-            self.on_changed(data["version"], at)
+            if name == "board":
+                self.on_changed(data["version"], at, data.get("html"))
+            else:
+                self.on_changed(data["version"], at)
 
     def wait(self, predicate, timeout: float) -> bool:
         with self._cond:
@@ -244,7 +261,7 @@ class Listener:
 
     def versions(self) -> list[int]:
         with self._cond:
-            return [data["version"] for _t, name, data in self.messages if name == "changed"]
+            return [data["version"] for _t, name, data in self.messages if name in ("changed", "board")]
 
     def wait_version(self, at_least: int, timeout: float = 10.0) -> bool:
         """True once a push brought version ``at_least`` or later (False after ``timeout``)."""
@@ -285,6 +302,7 @@ class Player:
         if self.csrf is None:
             self.get("/")
         headers = {"HX-Request": "true"} if htmx else {}
+        headers.update(kwargs.pop("headers", None) or {})
         response = self.http.post(
             self.base_url + path,
             data={"csrf_token": self.csrf, **data},
@@ -345,7 +363,9 @@ class Player:
         """Give ``other`` this player's seat cookie for the game (the same person in another tab)."""
         other.http.cookies.set("delve_seat", self.seat_token(game_id), domain="127.0.0.1", path=f"/g/{game_id}")
 
-    def listen(self, game_id: str, *, base_url: str | None = None, presence: bool = True, on_changed=None) -> Listener:
+    def listen(
+        self, game_id: str, *, base_url: str | None = None, presence: bool = True, on_changed=None, boards: bool = False
+    ) -> Listener:
         page = self.get(f"/g/{game_id}").text
         ticket = PRESENCE_RE.search(page) if presence else None
         known = PAGE_VERSION_RE.search(page)
@@ -355,6 +375,7 @@ class Player:
             presence=ticket.group(1) if ticket else None,
             known=int(known.group(1)) if known else -1,
             on_changed=on_changed,
+            boards=boards,
         )
         self.listeners.append(listener)
         return listener
