@@ -19,17 +19,28 @@ Setups: (a) one gunicorn process on SQLite; (b) two processes on PostgreSQL + Re
 alternate between the processes, so every push crosses Redis for half the table). It starts
 everything itself (PostgreSQL and redis-server on free loopback ports, like the tests).
 
-Serving settings for the figures: ``RATE_LIMITS=0`` (the generator is one address; the per-address
-limit would throttle it), ``THREADS = 4·N + 64`` per process (each websocket holds a gthread thread)
-and ``--worker-connections`` above threads + keep-alive connections (gunicorn's default, 1000, caps
-connections per worker).
+Serving settings for the figures: the README's serve command as it is (``gunicorn.conf.py``: one
+gevent worker), except that the generator is one client address, so the per-address limits are
+off (``RATE_LIMITS=0``, ``SOCKETS_PER_ADDRESS=0``, ``CONNECTIONS_PER_ADDRESS=0``). ``--worker
+gthread`` runs the thread worker instead (``WORKER_CLASS=gthread``, ``THREADS = 4·N + 64``: each
+websocket holds a thread), for comparison.
 
     .venv/bin/python benchmarks/load.py                        # N=100, 600 s, both setups
     .venv/bin/python benchmarks/load.py --seconds 60 --search  # N=100 and the largest N with p95 <= 100 ms
-    .venv/bin/python benchmarks/load.py --setup sqlite --games 40 --seconds 30 --worker gevent
+    .venv/bin/python benchmarks/load.py --setup sqlite --games 40 --seconds 30 --worker gthread --fetch
 """
 
 from __future__ import annotations
+
+import sys
+
+# The generator runs its thousands of clients (each socket's reader, writer and pinger, each
+# page's fetches) as greenlets, not threads, so it stays lighter than the server it measures:
+# patched before anything imports the standard library's threading or socket.
+if "--threads" not in sys.argv:
+    from gevent import monkey
+
+    monkey.patch_all()
 
 import argparse
 import importlib.util
@@ -38,7 +49,6 @@ import logging
 import os
 import random
 import resource
-import sys
 import tempfile
 import threading
 import time
@@ -62,9 +72,6 @@ SEATS = 4
 ILLEGAL = 0.10
 SERVER_ACTIONS = {"drop", "timeout"}  # stored by the server for a seat, never sent by the generator
 P95_TARGET_MS = 100.0
-# --worker gevent: gevent is no dependency of Delve; install it apart, outside the project:
-#   .venv/bin/python -m pip install --target /tmp/delve-gevent-site gevent
-GEVENT_SITE = Path(os.environ.get("DELVE_GEVENT_SITE", "/tmp/delve-gevent-site"))
 
 
 def services_module():
@@ -409,13 +416,19 @@ def run_point(
 ) -> dict:
     from webapp.store import Store
 
-    threads = SEATS * games + 64
-    args = ["--worker-connections", str(max(1000, 3 * threads))]
-    env = {"RATE_LIMITS": "0", "LOG_LEVEL": "WARNING", "DELVE_TEST_OPTIONS": "0"}
-    if worker == "gevent":
-        args += ["-k", "gevent"]
-        env["PYTHONPATH"] = os.pathsep.join([str(GEVENT_SITE), str(ROOT / "benchmarks")])
-    app = "_gevent_app:app" if worker == "gevent" else "webapp.wsgi:app"
+    threads = SEATS * games + 64  # the gthread worker's; the gevent worker has no threads to size
+    env = {
+        "RATE_LIMITS": "0",
+        "SOCKETS_PER_ADDRESS": "0",
+        "CONNECTIONS_PER_ADDRESS": "0",
+        "LOG_LEVEL": "WARNING",
+        "DELVE_TEST_OPTIONS": "0",
+    }
+    args: list[str] = []
+    if worker == "gthread":
+        env["WORKER_CLASS"] = "gthread"
+        args = ["--worker-connections", str(max(1000, 3 * threads))]
+    app = "webapp.wsgi:app"
     point_dir = Path(tempfile.mkdtemp(prefix=f"{setup}-{games}-", dir=workdir))
     if setup == "sqlite":
         url, redis_url, count = f"sqlite:///{point_dir / 'delve.sqlite3'}", None, 1
@@ -465,7 +478,7 @@ def run_point(
             "worker": worker if boards else f"{worker}, fetch",
             "games": games,
             "seconds": round(wall, 1),
-            "threads": threads,
+            "threads": threads if worker == "gthread" else "-",
             "actions_per_s": accepted / wall,
             "requests_per_s": sum(run.statuses.values()) / wall,
             "p50": ms(run.latencies, 50),
@@ -595,7 +608,10 @@ def main():
         help=f"also find the largest N keeping action p95 <= {P95_TARGET_MS:.0f} ms (x1.5 steps up, halving down)",
     )
     parser.add_argument("--max-games", type=int, default=400)
-    parser.add_argument("--worker", choices=["gthread", "gevent"], default="gthread")
+    parser.add_argument("--worker", choices=["gevent", "gthread"], default="gevent")
+    parser.add_argument(
+        "--threads", action="store_true", help="run the generator's clients on threads instead of greenlets"
+    )
     parser.add_argument(
         "--fetch",
         action="store_true",

@@ -5,6 +5,8 @@
 
 from __future__ import annotations
 
+import sys
+
 from flask import Flask
 from sqlalchemy.exc import SQLAlchemyError
 from werkzeug.middleware.proxy_fix import ProxyFix
@@ -12,6 +14,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from . import errors, hall_of_fame, limits, logs, rendering, security
 from .board_push import board_pushes
 from .config import PROJECT_ROOT, ConfigError, from_environment
+from .connections import SocketsPerAddress
 from .realtime import LocalDoorbell, RedisDoorbell, notify_changed, socketio
 from .service import GameService
 from .store import Store, make_engine
@@ -27,6 +30,12 @@ def database_error(url: str, error: Exception) -> ConfigError:
         where = "DATABASE_URL"
     reason = getattr(error, "orig", None) or error
     return ConfigError(f"cannot use the database at {where}: {type(reason).__name__}: {reason}".strip())
+
+
+def async_mode() -> str:
+    """ "gevent" when this process's standard library is patched by gevent, else "threading"."""
+    monkey = sys.modules.get("gevent.monkey")
+    return "gevent" if monkey is not None and monkey.is_module_patched("socket") else "threading"
 
 
 def create_app(config: dict | None = None) -> Flask:
@@ -64,16 +73,19 @@ def create_app(config: dict | None = None) -> Flask:
     errors.init_app(app)
     limits.init_app(app)
 
-    # async_mode is explicit: with gevent merely installed, Flask-SocketIO would pick it even
-    # under gunicorn's thread worker and websocket upgrades would hang.
+    # async_mode is explicit: gevent when this process runs on it (gunicorn's gevent worker, the
+    # production default, patches the standard library before it imports us), threads otherwise
+    # (tests, the gthread worker). Left to guess, Flask-SocketIO picks gevent whenever it is
+    # installed, and under threads its websocket upgrades then hang.
     socketio.init_app(
         app,
-        async_mode="threading",
+        async_mode=async_mode(),
         # The Redis message queue when several processes share the doorbell (None: in process).
         client_manager=RedisDoorbell(app.config["REDIS_URL"]) if app.config["REDIS_URL"] else LocalDoorbell(),
         logger=False,
         engineio_logger=False,
     )
+    app.extensions["delve_sockets_per_address"] = SocketsPerAddress()
     # Boards are pushed from a background task, so an action's answer never waits for the other
     # pages' renders; tests render them at once, where they can see them.
     board_pushes.app = app

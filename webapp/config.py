@@ -92,6 +92,10 @@ def from_environment() -> dict:
         trusted_proxies = int(os.environ.get("TRUSTED_PROXIES", "0") or 0)
     except ValueError:
         raise ConfigError("TRUSTED_PROXIES must be a whole number (how many proxies stand in front)") from None
+    try:
+        sockets_per_address = int(os.environ.get("SOCKETS_PER_ADDRESS", "50") or 0)
+    except ValueError:
+        raise ConfigError("SOCKETS_PER_ADDRESS must be a whole number (0: no cap)") from None
     log_level = os.environ.get("LOG_LEVEL", "INFO").upper()
     if log_level not in {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}:
         raise ConfigError(f"LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL, not {log_level!r}")
@@ -108,6 +112,8 @@ def from_environment() -> dict:
         "REDIS_URL": redis_url,
         "TRUSTED_PROXIES": trusted_proxies,
         "RATE_LIMITS": _flag("RATE_LIMITS", True),
+        # Open pages (Socket.IO connections, websocket or long-poll) one client address may hold.
+        "SOCKETS_PER_ADDRESS": max(0, sockets_per_address),
         "LOG_LEVEL": log_level,
         "LOG_FORMAT": log_format,
         "TEST_OPTIONS": test_options,

@@ -101,4 +101,40 @@ class Connections:
             return sorted(self._sockets_per_pair)
 
 
+class SocketsPerAddress:
+    """How many sockets each client address holds open on this process, so one address cannot
+    hold them all (a process holds thousands; a tab holds one, a classroom behind one address
+    a few dozen)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._address_of: dict[str, str] = {}
+        self._count: dict[str, int] = {}
+
+    def admit(self, sid: str, address: str, cap: int) -> bool:
+        """Count the socket in; False (and nothing counted) when its address holds ``cap`` already."""
+        with self._lock:
+            held = self._count.get(address, 0)
+            if cap and held >= cap:
+                return False
+            self._address_of[sid] = address
+            self._count[address] = held + 1
+            return True
+
+    def release(self, sid: str) -> None:
+        with self._lock:
+            address = self._address_of.pop(sid, None)
+            if address is None:
+                return
+            left = self._count[address] - 1
+            if left:
+                self._count[address] = left
+            else:
+                del self._count[address]
+
+    def held(self, address: str) -> int:
+        with self._lock:
+            return self._count.get(address, 0)
+
+
 connections = Connections()

@@ -14,6 +14,7 @@ import time
 from flask import current_app, request
 from flask_socketio import SocketIO, disconnect, emit, join_room, leave_room
 from socketio import Manager, RedisManager
+from socketio.exceptions import ConnectionRefusedError as SocketRefused
 
 from .board_push import Watcher, board_pushes
 from .connections import connections, seat_from_ticket
@@ -254,8 +255,16 @@ def _mark_away(pairs: list[tuple[str, str]]) -> None:
         notify_changed(game_id, store.set_connected(game_id, seat, False))
 
 
+TOO_MANY_PAGES = "Too many pages of Delve are open from your address. Close a few and reload this one."
+
+
 @socketio.on("connect")
 def on_connect(_auth=None):
+    if not current_app.extensions["delve_sockets_per_address"].admit(
+        request.sid, request.remote_addr or "", current_app.config.get("SOCKETS_PER_ADDRESS", 0)
+    ):
+        log.warning("refused a socket: %s holds its cap of open pages", request.remote_addr)
+        raise SocketRefused(TOO_MANY_PAGES)
     event_budgets.open(request.sid)
     connections.open(request.sid)
 
@@ -341,6 +350,7 @@ def unknown_message(_event, *_args):
 
 @socketio.on("disconnect")
 def on_disconnect(*_reason):
+    current_app.extensions["delve_sockets_per_address"].release(request.sid)
     event_budgets.close(request.sid)
     board_pushes.forget(request.sid)
     _mark_away(connections.remove(request.sid))

@@ -166,6 +166,14 @@
          second the server allows a page, however fast someone switches tabs. */
       if (document.visibilityState === "visible" && socket.connected && Date.now() - lastWatch >= 1000) watch();
     });
+    socket.on("connect_error", function (error) {
+      /* Refused by the server (too many pages open from this address): say so and stop trying. */
+      if (error && error.message && error.message.indexOf("Too many pages") === 0) {
+        socket.io.reconnection(false);
+        document.documentElement.setAttribute("data-live", "refused");
+        flash(error.message);
+      }
+    });
     socket.on("disconnect", function () {
       if (document.documentElement.getAttribute("data-live") !== "flooded") {
         document.documentElement.setAttribute("data-live", "disconnected");

@@ -290,3 +290,16 @@ def test_a_flooder_does_not_hold_up_another_page(app, seat_client, clock):
     assert received(calm, "changed") == [{"version": 1}]
     assert watch(calm, player.game_id) == {"ok": True, "version": 1}
     assert calm.is_connected()
+
+
+def test_one_address_holds_at_most_its_cap_of_sockets_and_a_closed_one_frees_a_place(app):
+    app.config["SOCKETS_PER_ADDRESS"] = 2
+    first, second = socketio.test_client(app), socketio.test_client(app)
+    assert first.is_connected() and second.is_connected()
+    third = socketio.test_client(app)
+    assert not third.is_connected()  # refused: the page says why (static/js/delve.js)
+    first.disconnect()
+    fourth = socketio.test_client(app)
+    assert fourth.is_connected()
+    app.config["SOCKETS_PER_ADDRESS"] = 0  # no cap
+    assert all(socketio.test_client(app).is_connected() for _ in range(5))
