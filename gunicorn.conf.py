@@ -91,8 +91,15 @@ worker_class = "gthread" if os.environ.get("WORKER_CLASS") == "gthread" else Del
 
 
 def post_worker_init(worker):
+    import gc
     import signal
     import threading
+
+    # What the worker loaded to start (modules, templates, the app) lives as long as it does:
+    # out of the collector's sight, and a young generation large enough that a render's
+    # short-lived objects die before a collection walks them.
+    gc.freeze()
+    gc.set_threshold(50_000, 20, 100)
 
     from webapp.realtime import announce_restart
 

@@ -48,6 +48,7 @@ VOLATILE = [
     (re.compile(r'name="csrf_token" value="[^"]+"'), 'name="csrf_token" value="CSRF"'),
     (re.compile(r'"X-CSRF-Token": "[^"]+"'), '"X-CSRF-Token": "CSRF"'),
     (re.compile(r'data-presence="[^"]+"'), 'data-presence="TICKET"'),
+    (re.compile(r'data-viewer="[^"]+"'), 'data-viewer="TICKET"'),
 ]
 
 

@@ -27,6 +27,7 @@ import re
 import threading
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import urlencode
 
 from flask import Flask, g
 
@@ -50,6 +51,23 @@ class Watcher:
     shown: int  # the revision its board shows
     log_seen: int | None  # how much of the log it has shown (its announcer reads out the rest)
     remote_addr: str = "127.0.0.1"
+    environ: dict | None = None  # the WSGI environ of its board's request, built once
+
+
+def request_environ(watcher: Watcher) -> dict:
+    """The environ of ``GET /g/<id>/board`` from this page (its query string aside)."""
+    from werkzeug.test import EnvironBuilder
+
+    builder = EnvironBuilder(
+        path=f"/g/{watcher.game_id}/board",
+        base_url=watcher.base_url,
+        headers=[("HX-Request", "true"), ("Cookie", watcher.cookie)],
+        environ_base={"REMOTE_ADDR": watcher.remote_addr},
+    )
+    try:
+        return builder.get_environ()
+    finally:
+        builder.close()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -152,7 +170,8 @@ class BoardPushes:
             game = play.load_game(store, game_id)
             if game is None:
                 return
-            prefetched = Prefetched(game, store.seats(game_id))
+            # A solo game's board has no roster.
+            prefetched = Prefetched(game, store.seats(game_id) if game.rules.table else [])
             for sid, watcher in watchers:
                 if watcher.shown >= game.record.revision:
                     continue
@@ -165,6 +184,7 @@ class BoardPushes:
                     if current is None or current.game_id != game_id or current.shown >= game.record.revision:
                         continue
                     current.shown = game.record.revision
+                    current.environ = current.environ or watcher.environ
                     if log_mark is not None:
                         current.log_seen = log_mark
                 if event is not None and self.emit is not None:
@@ -178,13 +198,10 @@ class BoardPushes:
         query = {"page": watcher.page} if watcher.page else {}
         if watcher.log_seen is not None:
             query["log_seen"] = str(watcher.log_seen)
-        with app.test_request_context(
-            f"/g/{game.id}/board",
-            base_url=watcher.base_url,
-            query_string=query,
-            headers={"HX-Request": "true", "Cookie": watcher.cookie},
-            environ_base={"REMOTE_ADDR": watcher.remote_addr},
-        ):
+        if watcher.environ is None:
+            watcher.environ = request_environ(watcher)
+        environ = dict(watcher.environ, QUERY_STRING=urlencode(query))
+        with app.request_context(environ):
             g.prefetched = dataclasses.replace(prefetched, seat=watcher.seat)
             if acted and game.state is not None:
                 # The page that acted has this board already (its POST's answer): follow its log.

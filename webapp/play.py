@@ -8,7 +8,9 @@ import json
 import logging
 import re
 import secrets
+import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -54,6 +56,7 @@ class LoadedGame:
             changes.update(turn_key=applied.clock[0], turn_started_at=applied.clock[1], turn_deadline=applied.clock[2])
         if applied.result is not None:
             changes.update(status="finished", result=applied.result)
+        loaded_states.put(self.id, applied.version, applied.state)
         return LoadedGame(dataclasses.replace(self.record, **changes), self.rules, applied.state)
 
 
@@ -75,14 +78,53 @@ class Applied:
     clock: Clock | None
 
 
+class LoadedStates:
+    """This process's most recently used game states by (game, version): a request reads the
+    game's row but not its snapshot, the largest column and the costliest to parse, when the
+    state at that version is here already (an action just stored it, or another page read it).
+
+    A stored version never changes, so an entry is never stale; engines never modify a state
+    they are given, so one entry serves every request that reads it."""
+
+    def __init__(self, size: int = 2048):
+        self._lock = threading.Lock()
+        self._items: OrderedDict[tuple[str, int], Any] = OrderedDict()
+        self._size = size
+
+    def get(self, game_id: str, version: int) -> Any:
+        with self._lock:
+            state = self._items.get((game_id, version))
+            if state is not None:
+                self._items.move_to_end((game_id, version))
+            return state
+
+    def put(self, game_id: str, version: int, state: Any) -> None:
+        if state is None:
+            return
+        with self._lock:
+            self._items[(game_id, version)] = state
+            self._items.move_to_end((game_id, version))
+            while len(self._items) > self._size:
+                self._items.popitem(last=False)
+
+
+loaded_states = LoadedStates()
+
+
 def load_game(store: Store, game_id: str) -> LoadedGame | None:
     if not isinstance(game_id, str) or len(game_id) > 64:
         return None
-    record = store.load(game_id)
+    record = store.load(game_id, snapshot=False)
     if record is None:
         return None
     rules = rules_engine.get(record.slug)
-    state = rules.load(record.snapshot) if record.snapshot is not None else None
+    state = loaded_states.get(game_id, record.version)
+    if state is None:
+        record = store.load(game_id)  # the snapshot too (the game may have moved on meanwhile)
+        if record is None:
+            return None
+        state = rules.load(record.snapshot) if record.snapshot is not None else None
+        loaded_states.put(game_id, record.version, state)
     return LoadedGame(record, rules, state)  # a waiting room has no state yet: None
 
 

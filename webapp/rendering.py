@@ -64,6 +64,9 @@ def _name_seats(text: str, names: tuple) -> str:
 
 
 def init_app(app: Flask) -> None:
+    from .presenters.dungeon_map import dungeon_svg
+
+    app.jinja_env.globals["draw_dungeon"] = dungeon_svg
     app.jinja_env.filters["name_seats"] = name_seats
     app.jinja_env.filters["pretty_cards"] = pretty_cards
     app.jinja_env.filters["card"] = card

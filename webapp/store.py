@@ -25,6 +25,7 @@ from sqlalchemy import (
     Table,
     Text,
     UniqueConstraint,
+    bindparam,
     create_engine,
     delete,
     event,
@@ -178,6 +179,13 @@ def _bump(conn, game_id: str) -> int:
     ).scalar_one()
 
 
+# Built once: the statements every request runs (constructing one costs more than running it).
+_LOAD_GAME = select(games).where(games.c.id == bindparam("game_id"))
+_LOAD_GAME_HEAD = select(*[column for column in games.c if column.name != "snapshot"]).where(
+    games.c.id == bindparam("game_id")
+)
+
+
 def _json(value) -> str:
     return json.dumps(value, separators=(",", ":"), sort_keys=True)
 
@@ -275,7 +283,7 @@ class Store:
             seed=row["seed"],
             players=json.loads(row["players"]),
             version=row["version"],
-            snapshot=json.loads(row["snapshot"]),
+            snapshot=json.loads(row["snapshot"]) if "snapshot" in row else None,
             result=json.loads(row["result"]) if row["result"] else None,
             created_at=row["created_at"],
             finished_at=row["finished_at"],
@@ -287,9 +295,12 @@ class Store:
             turn_deadline=row["turn_deadline"],
         )
 
-    def load(self, game_id: str) -> GameRecord | None:
+    def load(self, game_id: str, *, snapshot: bool = True) -> GameRecord | None:
+        """The game's row; without its ``snapshot`` (None then) when the caller has that state
+        already (``play.load_game``'s cache): the largest column, and the costliest to parse."""
+        statement = _LOAD_GAME if snapshot else _LOAD_GAME_HEAD
         with self.engine.connect() as conn:
-            row = conn.execute(select(games).where(games.c.id == game_id)).mappings().first()
+            row = conn.execute(statement, {"game_id": game_id}).mappings().first()
         return None if row is None else self._record(row)
 
     def version(self, game_id: str) -> int | None:

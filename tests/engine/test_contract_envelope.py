@@ -8,6 +8,7 @@ spectator), and the log's entries carry a non-decreasing ``seq`` and a sentence 
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -21,6 +22,9 @@ QUITTING = {"resign", "leave", "leave_game"}  # a seat that quits is a spectator
 
 
 def check_envelope(rules, state, seats):
+    # The web layer shares one loaded state between requests (webapp.play.LoadedStates): reading
+    # it must never change it.
+    before = json.dumps(rules.dump(state), sort_keys=True)
     over = rules.result(state) is not None
     statuses = set()
     for viewer in [*seats, None]:
@@ -32,6 +36,9 @@ def check_envelope(rules, state, seats):
         assert numbers == sorted(numbers) and all(isinstance(n, int) for n in numbers)
         assert all(isinstance(entry["text"], str) and entry["text"] for entry in view["log"])
         statuses.add(view["status"])
+    for seat in seats:
+        rules.legal_actions(state, seat)
+    assert json.dumps(rules.dump(state), sort_keys=True) == before, "reading a state changed it"
     assert len(statuses) == 1, "every viewer sees the same status"
     return statuses.pop()
 
