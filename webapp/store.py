@@ -184,6 +184,14 @@ _LOAD_GAME = select(games).where(games.c.id == bindparam("game_id"))
 _LOAD_GAME_HEAD = select(*[column for column in games.c if column.name != "snapshot"]).where(
     games.c.id == bindparam("game_id")
 )
+_REVISION = select(games.c.revision).where(games.c.id == bindparam("game_id"))
+_SEAT_HASHES = select(seats.c.seat, seats.c.token_hash).where(seats.c.game_id == bindparam("game_id"))
+_SEATS = select(seats).where(seats.c.game_id == bindparam("game_id")).order_by(seats.c.joined_at, seats.c.seat)
+_SEEN = (
+    update(seats)
+    .where(seats.c.game_id == bindparam("the_game"), seats.c.seat == bindparam("the_seat"))
+    .values(last_seen=bindparam("now"))
+)
 
 
 def _json(value) -> str:
@@ -309,7 +317,7 @@ class Store:
 
     def revision(self, game_id: str) -> int | None:
         with self.engine.connect() as conn:
-            return conn.execute(select(games.c.revision).where(games.c.id == game_id)).scalar()
+            return conn.execute(_REVISION, {"game_id": game_id}).scalar()
 
     def append(
         self,
@@ -487,14 +495,12 @@ class Store:
 
     def seat_hashes(self, game_id: str) -> dict[str, str]:
         with self.engine.connect() as conn:
-            rows = conn.execute(select(seats.c.seat, seats.c.token_hash).where(seats.c.game_id == game_id))
+            rows = conn.execute(_SEAT_HASHES, {"game_id": game_id})
             return {seat: token_hash for seat, token_hash in rows}
 
     def seats(self, game_id: str) -> list[SeatRecord]:
         with self.engine.connect() as conn:
-            rows = conn.execute(
-                select(seats).where(seats.c.game_id == game_id).order_by(seats.c.joined_at, seats.c.seat)
-            ).mappings()
+            rows = conn.execute(_SEATS, {"game_id": game_id}).mappings()
             return [
                 SeatRecord(r["seat"], r["name"], r["joined_at"], bool(r["connected"]), r["last_seen"], bool(r["gone"]))
                 for r in rows
@@ -577,10 +583,7 @@ class Store:
             return
         now = time.time()
         with self.engine.begin() as conn:
-            for game_id, seat in pairs:
-                conn.execute(
-                    update(seats).where(seats.c.game_id == game_id, seats.c.seat == seat).values(last_seen=now)
-                )
+            conn.execute(_SEEN, [{"the_game": game_id, "the_seat": seat, "now": now} for game_id, seat in pairs])
 
     def mark_gone(self, game_id: str, seat: str) -> None:
         with self.engine.begin() as conn:
