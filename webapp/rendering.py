@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import re
 
+import jinja2
 from flask import Flask
 from markupsafe import Markup, escape
 
@@ -63,7 +64,30 @@ def _name_seats(text: str, names: tuple) -> str:
     return SEAT_ID.sub(lambda m: lookup.get(m.group(0), m.group(0)), text)
 
 
+class Template(jinja2.Template):
+    """Jinja's template, with a cheaper ``{% from ... import ... %}`` inside a block.
+
+    Every board imports its macros inside the blocks htmx swaps (a block is rendered on its
+    own), so each render imports a few templates, and Jinja's check for render-time globals
+    compared key sets through a ``ChainMap`` on every import: a quarter of a board's render.
+    Delve adds its globals once, when the app is made, so the template's global names are read
+    once and the check becomes one set difference; anything else is Jinja's own path."""
+
+    def _get_default_module(self, ctx=None):
+        if ctx is not None:
+            names = self.__dict__.get("_delve_global_names")
+            if names is None:
+                names = self.__dict__["_delve_global_names"] = frozenset(self.globals)
+            if ctx.globals_keys - names:
+                return super()._get_default_module(ctx)
+            if self._module is None:
+                self._module = self.make_module()
+            return self._module
+        return super()._get_default_module(ctx)
+
+
 def init_app(app: Flask) -> None:
+    app.jinja_env.template_class = Template
     from .presenters.dungeon_map import dungeon_svg
 
     app.jinja_env.globals["draw_dungeon"] = dungeon_svg
