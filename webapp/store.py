@@ -187,6 +187,29 @@ _LOAD_GAME_HEAD = select(*[column for column in games.c if column.name != "snaps
 _REVISION = select(games.c.revision).where(games.c.id == bindparam("game_id"))
 _SEAT_HASHES = select(seats.c.seat, seats.c.token_hash).where(seats.c.game_id == bindparam("game_id"))
 _SEATS = select(seats).where(seats.c.game_id == bindparam("game_id")).order_by(seats.c.joined_at, seats.c.seat)
+_APPEND_VALUES = dict(
+    version=bindparam("new_version"),
+    revision=games.c.revision + 1,
+    snapshot=bindparam("new_snapshot"),
+    result=bindparam("new_result"),
+    updated_at=bindparam("now"),
+    finished_at=bindparam("finished"),
+    status=bindparam("new_status"),
+)
+_APPEND_WHERE = (games.c.id == bindparam("the_game"), games.c.version == bindparam("expected_version"))
+_APPEND = update(games).where(*_APPEND_WHERE).values(**_APPEND_VALUES).returning(games.c.revision)
+_APPEND_WITH_CLOCK = (
+    update(games)
+    .where(*_APPEND_WHERE)
+    .values(
+        **_APPEND_VALUES,
+        turn_key=bindparam("new_turn_key"),
+        turn_started_at=bindparam("new_turn_started_at"),
+        turn_deadline=bindparam("new_turn_deadline"),
+    )
+    .returning(games.c.revision)
+)
+_LOG_ACTION = insert(actions)
 _SEEN = (
     update(seats)
     .where(seats.c.game_id == bindparam("the_game"), seats.c.seat == bindparam("the_seat"))
@@ -337,32 +360,27 @@ class Store:
         ``also(conn, now)`` writes more rows in the same transaction (all land, or none)."""
         now = time.time()
         new_version = expected_version + 1
-        values = dict(
-            version=new_version,
-            revision=games.c.revision + 1,
-            snapshot=_json(snapshot),
-            result=_json(result) if result is not None else None,
-            updated_at=now,
-            finished_at=now if result is not None else None,
-            status="finished" if result is not None else "running",
-        )
+        params = {
+            "the_game": game_id,
+            "expected_version": expected_version,
+            "new_version": new_version,
+            "new_snapshot": _json(snapshot),
+            "new_result": _json(result) if result is not None else None,
+            "now": now,
+            "finished": now if result is not None else None,
+            "new_status": "finished" if result is not None else "running",
+        }
         if clock is not None:
-            values.update(turn_key=clock[0], turn_started_at=clock[1], turn_deadline=clock[2])
+            params.update(new_turn_key=clock[0], new_turn_started_at=clock[1], new_turn_deadline=clock[2])
         try:
             with self.engine.begin() as conn:
-                revision = conn.execute(
-                    update(games)
-                    .where(games.c.id == game_id, games.c.version == expected_version)
-                    .values(**values)
-                    .returning(games.c.revision)
-                ).scalar()
+                revision = conn.execute(_APPEND if clock is None else _APPEND_WITH_CLOCK, params).scalar()
                 if revision is None:
                     conn.rollback()
                     raise StaleVersion(-1)
                 conn.execute(
-                    insert(actions).values(
-                        game_id=game_id, seq=new_version, seat=seat, action=_json(action), created_at=now
-                    )
+                    _LOG_ACTION,
+                    {"game_id": game_id, "seq": new_version, "seat": seat, "action": _json(action), "created_at": now},
                 )
                 if also is not None:
                     also(conn, now)
