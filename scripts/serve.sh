@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Command 1: set up from nothing and serve Delve on SQLite, one process, the production way.
-# HOST, PORT and THREADS pick the address and size (default 127.0.0.1:8000, 100 threads);
+# HOST and PORT pick the address (default 127.0.0.1:8000; one gevent worker holds thousands of pages);
 # DATABASE_URL, REDIS_URL and the rest: README "Configuration".
 source "$(dirname "$0")/_setup.sh"
 delve_setup
