@@ -99,7 +99,7 @@ class BoardPushes:
         with self._lock:
             old = self._by_sid.get(sid)
             if old is not None and old.game_id != watcher.game_id:
-                self._by_game.get(old.game_id, set()).discard(sid)
+                self._leave(sid, old.game_id)
             self._by_sid[sid] = watcher
             self._by_game.setdefault(watcher.game_id, set()).add(sid)
 
@@ -109,15 +109,15 @@ class BoardPushes:
             if old is None or (game_id is not None and old.game_id != game_id):
                 return
             del self._by_sid[sid]
-            sids = self._by_game.get(old.game_id)
-            if sids is not None:
-                sids.discard(sid)
-                if not sids:
-                    del self._by_game[old.game_id]
+            self._leave(sid, old.game_id)
 
-    def takes_boards(self, sid: str) -> bool:
-        with self._lock:
-            return sid in self._by_sid
+    def _leave(self, sid: str, game_id: str) -> None:
+        """(Under the lock.) The socket no longer shows the game."""
+        sids = self._by_game.get(game_id)
+        if sids is not None:
+            sids.discard(sid)
+            if not sids:
+                del self._by_game[game_id]
 
     def __len__(self) -> int:
         with self._lock:
@@ -175,7 +175,10 @@ class BoardPushes:
             for sid, watcher in watchers:
                 if watcher.shown >= game.record.revision:
                     continue
-                pushed = self._render(app, prefetched, watcher, acted=sid == acted_by)
+                # Skipped only at the revision its own action made: if the game moved on since
+                # (another change folded into this round), that page needs this board too.
+                acted = sid == acted_by and game.record.revision == revision
+                pushed = self._render(app, prefetched, watcher, acted=acted)
                 if pushed is None:
                     continue
                 event, data, log_mark = pushed
