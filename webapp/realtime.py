@@ -42,12 +42,16 @@ PUSH_EVENT = "delve:push"
 PUSH_ROOM = "delve:push"
 
 
-def _hand_over_push(event: str, data) -> bool:
-    """True when this emit was the processes' own doorbell (handed to ``board_pushes``)."""
+def _hand_over_push(manager: Manager, event: str, data) -> bool:
+    """True when this emit was the processes' own doorbell: this process pushes the pages it holds
+    their boards (``board_pushes``) and rings, itself, the pages here that fetch their own (one
+    message crosses Redis for a change, not two)."""
     if event != PUSH_EVENT:
         return False
     if isinstance(data, dict) and isinstance(data.get("game"), str) and isinstance(data.get("version"), int):
         board_pushes.changed(data["game"], data["version"], data.get("by"))
+        # Manager.emit: this process's sockets only, whichever manager this is.
+        Manager.emit(manager, "changed", {"version": data["version"]}, "/", room=room_of(data["game"]))
     return True
 
 
@@ -55,7 +59,7 @@ class LocalDoorbell(Manager):
     """The in-process client manager (no Redis), which also hears the processes' own doorbell."""
 
     def emit(self, event, data, namespace=None, room=None, skip_sid=None, callback=None, to=None, **kwargs):
-        if _hand_over_push(event, data):
+        if _hand_over_push(self, event, data):
             return None
         return super().emit(
             event, data, namespace=namespace, room=room, skip_sid=skip_sid, callback=callback, to=to, **kwargs
@@ -94,7 +98,7 @@ class RedisDoorbell(RedisManager):
     def _handle_emit(self, message):
         """Every emit, this process's own and the other processes' (from Redis), lands here."""
         data = message.get("data")
-        if _hand_over_push(message.get("event"), data[0] if isinstance(data, list) and data else data):
+        if _hand_over_push(self, message.get("event"), data[0] if isinstance(data, list) and data else data):
             return None
         return super()._handle_emit(message)
 
@@ -132,7 +136,6 @@ def notify_changed(game_id: str, revision: int | None, acted_by: str | None = No
     Pages that take pushed boards get their board (``board_pushes``), the others the doorbell.
     ``acted_by``: the socket of the page whose own action this was."""
     if revision is not None:
-        socketio.emit("changed", {"version": revision}, to=room_of(game_id))
         socketio.emit(PUSH_EVENT, {"game": game_id, "version": revision, "by": acted_by}, to=PUSH_ROOM)
 
 
