@@ -59,11 +59,8 @@ def main():
             sys.executable,
             "-m",
             "gunicorn",
-            "-w",
-            "1",
-            "--threads",
-            "100",
-            "--no-control-socket",
+            "-c",
+            "gunicorn.conf.py",
             "-b",
             f"127.0.0.1:{port}",
             "webapp.wsgi:app",
@@ -104,7 +101,7 @@ def main():
         elapsed = time.perf_counter() - started
         after = rss_mb(server.pid)
         print_table(
-            "Server memory (gunicorn, 1 worker, 100 threads)",
+            "Server memory (gunicorn.conf.py: one gevent worker)",
             ["stored games", "RSS idle MB", "RSS after serving all MB", "per game KB", "wall s"],
             [[args.games, idle, after, (after - idle) * 1024 / args.games, elapsed]],
         )
