@@ -129,7 +129,12 @@ def test_party_of_two_where_one_helps_the_other(page, new_page, console_errors, 
     bob.get_by_label("Your name").fill("Bob")
     bob.get_by_role("button", name="Join the table").click()
     bob.wait_for_url(url)
+    # The host's class list follows the table live: with two seated, the Mage is open to Ann too.
+    expect(page.get_by_label("Class").locator("option[value=mage]")).to_be_enabled()
+    page.get_by_label("Class").select_option("swordsman")  # picked, not saved yet
     choose_class(bob, "Bob", "tank")
+    expect(page.get_by_label("Class").locator("option[value=tank]")).to_be_disabled()  # the list follows
+    expect(page.get_by_label("Class")).to_have_value("swordsman")  # and the unsaved pick stays
     choose_class(page, "Ann", "swordsman")
     expect(page.get_by_label("Class").locator("option[value=tank]")).to_be_disabled()  # distinct classes
     expect(page.get_by_label("Class").locator("option[value=mage]")).to_be_enabled()  # two at the table

@@ -110,13 +110,46 @@
       if (isBoardFetch(event) && event.detail.elt === fetchingFrom) fetchingFrom = null;
     });
   });
-  /* An answer older than the board on the page (a push overtook it) is not swapped in. */
+  /* A board answer meets the board on the page. A push may have replaced #game while the request
+     ran: then the answer goes to the #game on the page now (its own target is gone), unless it
+     is older than what the page shows, or the very board a push already showed (swapping it
+     again would orphan a request sent from the pushed board). */
   document.addEventListener("htmx:beforeSwap", function (event) {
     var current = game();
-    var xhr = event.detail && event.detail.xhr;
-    if (!current || !xhr || event.detail.target !== current || typeof xhr.responseText !== "string") return;
+    var detail = event.detail;
+    var xhr = detail && detail.xhr;
+    if (!current || !xhr || !detail.target || detail.target.id !== "game") return;
+    if (typeof xhr.responseText !== "string") return;
     var found = /data-version="(\d+)"/.exec(xhr.responseText);
-    if (found && parseInt(found[1], 10) < currentVersion()) event.detail.shouldSwap = false;
+    if (found) {
+      var version = parseInt(found[1], 10);
+      if (version < currentVersion() || (version === currentVersion() && xhr.status === 200 && detail.target !== current)) {
+        detail.shouldSwap = false;
+        return;
+      }
+    }
+    if (!detail.target.isConnected) detail.target = current;
+  });
+  /* A choice picked but not saved yet (a waiting room's class) survives a new board: its list is
+     redrawn (what is taken, what the table allows now) and the pick put back if still open. */
+  var keptChoices = {};
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var detail = event.detail;
+    if (!detail || !detail.target || detail.target.id !== "game" || detail.shouldSwap === false) return;
+    keptChoices = {};
+    detail.target.querySelectorAll("select[data-keep-choice]").forEach(function (select) {
+      var saved = select.querySelector("option[selected]");
+      if (!saved || saved.value !== select.value) keptChoices[select.id] = select.value;
+    });
+  });
+  document.addEventListener("htmx:afterSwap", function () {
+    Object.keys(keptChoices).forEach(function (id) {
+      var select = document.getElementById(id);
+      if (!select) return;
+      var option = Array.prototype.find.call(select.options, function (o) { return o.value === keptChoices[id]; });
+      if (option && !option.disabled) select.value = keptChoices[id];
+    });
+    keptChoices = {};
   });
   /* After any swap, look again: a slow answer may be older than the newest doorbell. */
   document.addEventListener("htmx:afterSettle", function () { checkVersion(latestKnown); });
