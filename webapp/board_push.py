@@ -173,27 +173,29 @@ class BoardPushes:
             # A solo game's board has no roster.
             prefetched = Prefetched(game, store.seats(game_id) if game.rules.table else [])
             for sid, watcher in watchers:
-                if watcher.shown >= game.record.revision:
+                acted = sid == acted_by
+                # The page that acted shows the revision its own action made (its POST's answer),
+                # however far the game has moved since: a later change rings again and pushes it
+                # that one. Pushing it the newer board from here would race its next request.
+                shown = revision if acted else game.record.revision
+                if watcher.shown >= shown:
                     continue
-                # Skipped only at the revision its own action made: if the game moved on since
-                # (another change folded into this round), that page needs this board too.
-                acted = sid == acted_by and game.record.revision == revision
-                pushed = self._render(app, prefetched, watcher, acted=acted)
+                pushed = self._render(app, prefetched, watcher, acted=acted, own_revision=revision)
                 if pushed is None:
                     continue
                 event, data, log_mark = pushed
                 with self._lock:
                     current = self._by_sid.get(sid)
-                    if current is None or current.game_id != game_id or current.shown >= game.record.revision:
+                    if current is None or current.game_id != game_id or current.shown >= shown:
                         continue
-                    current.shown = game.record.revision
+                    current.shown = shown
                     current.environ = current.environ or watcher.environ
                     if log_mark is not None:
                         current.log_seen = log_mark
                 if event is not None and self.emit is not None:
                     self.emit(event, data, sid)
 
-    def _render(self, app: Flask, prefetched: Prefetched, watcher: Watcher, *, acted: bool):
+    def _render(self, app: Flask, prefetched: Prefetched, watcher: Watcher, *, acted: bool, own_revision: int):
         """(event, data, log mark) for one page, or None when it gets nothing this time."""
         from . import games
 
@@ -206,8 +208,11 @@ class BoardPushes:
         environ = dict(watcher.environ, QUERY_STRING=urlencode(query))
         with app.request_context(environ):
             g.prefetched = dataclasses.replace(prefetched, seat=watcher.seat)
-            if acted and game.state is not None:
-                # The page that acted has this board already (its POST's answer): follow its log.
+            if acted:
+                # The page that acted has its board already (its POST's answer): follow its log,
+                # when the state here is the one that answer showed.
+                if game.state is None or game.record.revision != own_revision:
+                    return None, None, None
                 view = game.rules.view(game.state, watcher.seat)
                 return None, None, games.log_mark(view["log"])
             response = games.board_response(game.id)

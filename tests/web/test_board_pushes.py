@@ -158,35 +158,34 @@ def test_only_a_valid_ticket_for_this_game_makes_a_pushed_board_a_seats(app, sea
     assert Page(events(sio, "board")[-1]["html"]).select("#game form.play")
 
 
-def test_the_acting_page_is_pushed_the_board_when_the_game_moved_on_past_its_own_action(app, seat_client):
-    """A round of pushes for one action can load the game after a later change landed: then the
-    page that acted needs that newer board too (its answer showed only its own action)."""
+def test_the_acting_page_gets_the_board_of_a_change_that_landed_after_its_own_action(app, seat_client):
+    """A round of pushes for one action can load the game after a later change landed. The page
+    that acted then counts as showing its own action's revision (its POST's answer) — never the
+    later one — so the later change's round pushes it that board (it stayed behind before)."""
     table = Table(app, seat_client, players=2)
     mover = table.turn_seat()
     other = "p2" if mover == "p1" else "p1"
     sio, http = board_socket(table, mover)
-    other_sio, _ = board_socket(table, other)
+    board_socket(table, other)
     sio.get_received()
     held: list = []
     board_pushes.spawn = lambda function, *args: held.append(args)  # rounds wait, as under load
     try:
         client = table.clients[mover]
         client.version = table.store.load(table.game_id).version
+        form = {"csrf_token": client.csrf, "version": str(client.version), "action": json.dumps({"type": "end_turn"})}
         response = http.post(
-            f"/g/{table.game_id}/act",
-            data={
-                "csrf_token": client.csrf,
-                "version": str(client.version),
-                "action": json.dumps({"type": "end_turn"}),
-            },
-            headers={"HX-Request": "true", "X-Delve-Socket": socket_id(sio)},
+            f"/g/{table.game_id}/act", data=form, headers={"HX-Request": "true", "X-Delve-Socket": socket_id(sio)}
         )
         assert response.status_code == 200
         acted_at = table.store.load(table.game_id).revision
         assert table.act(other, {"type": "end_turn"}).status_code == 200  # the game moves on
+        latest = table.store.load(table.game_id).revision
     finally:
         board_pushes.spawn = None
         board_pushes._running.discard(table.game_id)
         board_pushes._wanted.pop(table.game_id, None)
-    board_pushes._push(table.game_id, acted_at, socket_id(sio))  # the round for the first action
-    assert [e["version"] for e in events(sio, "board")] == [table.store.load(table.game_id).revision]
+    board_pushes._push(table.game_id, acted_at, socket_id(sio))  # the round for its own action
+    assert events(sio, "board") == []  # its answer was that board
+    board_pushes._push(table.game_id, latest, None)  # the round for the later change
+    assert [e["version"] for e in events(sio, "board")] == [latest]
