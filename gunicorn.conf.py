@@ -43,31 +43,31 @@ class DelveWorker(GeventWorker):
     """gunicorn's gevent worker, with a cap on connections per client address and a read timeout."""
 
     def init_process(self):
-        self.open_per_address = {}
+        self.connections = None  # counted per address once the worker runs (see handle)
         self.address_cap = 0 if int(os.environ.get("TRUSTED_PROXIES", "0") or 0) else CONNECTIONS_PER_ADDRESS
         super().init_process()
 
     def handle(self, listener, client, addr):
-        address = addr[0] if isinstance(addr, tuple) else str(addr)
-        held = self.open_per_address.get(address, 0)
-        if self.address_cap and held >= self.address_cap:
+        if self.connections is None:
+            # Imported here, not at the top: the application's modules load only after gevent has
+            # patched the standard library (init_process); the same count as for open pages.
+            from webapp.connections import SocketsPerAddress
+
+            self.connections = SocketsPerAddress()
+        key = str(id(client))
+        if not self.connections.admit(key, addr[0] if isinstance(addr, tuple) else str(addr), self.address_cap):
             try:
                 client.sendall(TOO_MANY)
             except OSError:
                 pass
             client.close()
             return
-        self.open_per_address[address] = held + 1
         try:
             # Not blocking mode (gevent's worker sets it): a timeout, so a stalled read ends.
             client.settimeout(READ_TIMEOUT)
             AsyncWorker.handle(self, listener, client, addr)
         finally:
-            left = self.open_per_address[address] - 1
-            if left:
-                self.open_per_address[address] = left
-            else:
-                del self.open_per_address[address]
+            self.connections.release(key)
 
 
 def on_starting(server):

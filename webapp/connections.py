@@ -104,7 +104,8 @@ class Connections:
 class SocketsPerAddress:
     """How many sockets each client address holds open on this process, so one address cannot
     hold them all (a process holds thousands; a tab holds one, a classroom behind one address
-    a few dozen)."""
+    a few dozen). Open pages are counted with it by socket id, and the worker's TCP connections
+    by connection (gunicorn.conf.py)."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()

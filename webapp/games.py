@@ -49,9 +49,16 @@ def is_htmx() -> bool:
     return request.headers.get("HX-Request") == "true"
 
 
+def prefetched_for(game_id: str):
+    """For a pushed board (``board_push``): what was read once for every page of this game at
+    this revision, and the seat this page's socket proved; None for a request of its own."""
+    prefetched = g.get("prefetched")
+    return prefetched if prefetched is not None and prefetched.game.id == game_id else None
+
+
 def game_or_404(game_id: str) -> play.LoadedGame:
-    prefetched = g.get("prefetched")  # a pushed board: the game was read once for every page
-    if prefetched is not None and prefetched.game.id == game_id:
+    prefetched = prefetched_for(game_id)
+    if prefetched is not None:
         return prefetched.game
     game = play.load_game(store(), game_id)
     if game is None:
@@ -60,8 +67,8 @@ def game_or_404(game_id: str) -> play.LoadedGame:
 
 
 def viewer_seat(game: play.LoadedGame) -> str | None:
-    prefetched = g.get("prefetched")
-    if prefetched is not None and prefetched.game.id == game.id:
+    prefetched = prefetched_for(game.id)
+    if prefetched is not None:
         # A pushed board: its page's socket proved the seat (board_push); the seat cookie, scoped
         # to the game's pages, never reaches the socket.
         return prefetched.seat
@@ -117,8 +124,8 @@ def seat_rows(game: play.LoadedGame, now: float, viewer: str | None = None) -> l
     from .presence import GRACE_SECONDS, REQUEST_SEEN_EVERY
 
     rows = []
-    prefetched = g.get("prefetched")
-    records = prefetched.seats if prefetched is not None and prefetched.game.id == game.id else store().seats(game.id)
+    prefetched = prefetched_for(game.id)
+    records = prefetched.seats if prefetched is not None else store().seats(game.id)
     host = play.host_of(game.record.lobby, records)
     for s in records:
         last_seen = s.last_seen
@@ -341,14 +348,14 @@ def board(game_id: str):
 def board_response(game_id: str):
     """This viewer's board: the answer to its GET, and the board pushed to its socket."""
     log_seen, page = _log_seen(), _board_page()  # validated before anything is loaded or cached
-    prefetched = g.get("prefetched")
+    prefetched = prefetched_for(game_id)
     if request.cookies.get(seat_tokens.COOKIE_NAME) or (prefetched and prefetched.seat) or not is_htmx():
         # Rendered for this request alone (never shared): the revision that keys the spectators'
         # cache is not needed, and loading the game answers 404 for a wrong address.
         return _board(game_id, None)[0]
     if not isinstance(game_id, str) or len(game_id) > 64:
         abort(404, description="There is no game at this address. It may have been mistyped.")
-    if prefetched is not None and prefetched.game.id == game_id:
+    if prefetched is not None:
         revision = prefetched.game.record.revision
     else:
         revision = store().revision(game_id)

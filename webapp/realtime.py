@@ -302,7 +302,6 @@ def watch(data):
         log_seen = data.get("log_seen")
         page = data.get("page")
         leave_room(room_of(game_id))  # the doorbell is for pages that fetch
-        board_pushes.app = current_app._get_current_object()
         board_pushes.watch(
             sid,
             Watcher(
