@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from playwright.sync_api import expect
 
 
-def test_every_linked_page_is_accessible(page, axe_check, console_errors):
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_every_linked_page_is_accessible(page, axe_check, console_errors, scheme):
+    page.emulate_media(color_scheme=scheme)
     page.goto("/")
     hrefs = sorted(
         {h for h in page.locator("a[href^='/']").evaluate_all("els => els.map(e => e.getAttribute('href'))")}
@@ -21,7 +24,9 @@ def test_every_linked_page_is_accessible(page, axe_check, console_errors):
     assert console_errors == []
 
 
-def test_error_page_is_readable_and_accessible(page, axe_check):
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_error_page_is_readable_and_accessible(page, axe_check, scheme):
+    page.emulate_media(color_scheme=scheme)
     response = page.goto("/g/no-such-game")
     assert response.status == 404
     expect(page.get_by_role("alert")).to_contain_text(re.compile("no game", re.I))

@@ -38,13 +38,17 @@ def open_table(page, name, *, deck=None, selects=()):
     return page.url
 
 
+def class_button(page, value):
+    return page.locator(f'button[name="classes"][value="{value}"]')
+
+
 def choose_class(page, name, value):
-    """The waiting room's class choice, saved: the page the server sends back marks it selected (a
-    ``selected`` attribute only the server writes; picking an option sets the value, not that)."""
+    """The waiting room's class button, pressed: the page the server sends back marks it as this
+    seat's class (``aria-pressed`` and the confirmation line, which only the server writes)."""
     present(page, name)
-    page.get_by_label("Class").select_option(value)
-    page.get_by_role("button", name="Save").click()
-    expect(page.locator(f"#lobby-classes option[value={value}][selected]")).to_have_count(1)
+    class_button(page, value).click()
+    expect(class_button(page, value)).to_have_attribute("aria-pressed", "true")
+    expect(page.locator("#choice-classes-state")).to_contain_text("Your class:")
     present(page, name)
 
 
@@ -52,6 +56,13 @@ def start(page):
     page.get_by_role("button", name=re.compile("Start the game")).click()
     page.wait_for_selector("section#game.dc")
     expect(page.locator("html")).to_have_attribute("data-live", "connected")
+
+
+def clock_text(page):
+    """The status line's countdown as shown: always m:ss."""
+    text = page.locator("#status .countdown").inner_text().strip()
+    assert re.fullmatch(r"\d+:[0-5]\d", text), text
+    return text
 
 
 def act(page, name, then):
@@ -78,9 +89,21 @@ def test_solo_escape_on_a_stacked_deal_with_a_boss_fight(page, console_errors, a
     open_table(page, "Ann", deck=ESCAPE, selects=[("Exit and Pit markers", "manual")])
     expect(page.locator("#status")).to_contain_text("Waiting room")
     # Alone at the table: the party classes are offered but cannot be picked (ruling 55).
-    expect(page.get_by_label("Class").locator("option[value=mage]")).to_be_disabled()
-    choose_class(page, "Ann", "swordsman")
+    expect(class_button(page, "mage")).to_be_disabled()
+    expect(class_button(page, "mage")).to_contain_text("needs more players")
+    # One Start, held back with its reason until the class is chosen.
+    start_button = page.get_by_role("button", name=re.compile("Start the game"))
+    expect(start_button).to_be_disabled()
+    expect(page.locator("#start-blocked")).to_have_text("Waiting for Ann to choose a class.")
+    axe_check(page)
+    page.keyboard.press("6")  # the Swordsman's key, shown on its button
+    expect(class_button(page, "swordsman")).to_have_attribute("aria-pressed", "true")
+    expect(page.locator("#choice-classes-state")).to_contain_text("Your class: Swordsman")
+    expect(start_button).to_be_enabled()
     start(page)
+    # Alone, the page has no table talk.
+    expect(page.locator("#chat-title")).to_have_count(0)
+    expect(page.locator("[data-turn-sound]")).to_have_count(0)
     # The host places the Exit by clicking the board, the Pit with the select form.
     expect(page.locator("#status")).to_contain_text("setting up the board")
     act(page, "Put an Exit on (5,8)", counts(page.locator(".dc-board .sq.exit"), 1))
@@ -129,21 +152,32 @@ def test_party_of_two_where_one_helps_the_other(page, new_page, console_errors, 
     bob.get_by_label("Your name").fill("Bob")
     bob.get_by_role("button", name="Join the table").click()
     bob.wait_for_url(url)
-    # The host's class list follows the table live: with two seated, the Mage is open to Ann too.
-    expect(page.get_by_label("Class").locator("option[value=mage]")).to_be_enabled()
-    page.get_by_label("Class").select_option("swordsman")  # picked, not saved yet
+    # The host's class buttons follow the table live: with two seated, the Mage is open to Ann too.
+    expect(class_button(page, "mage")).to_be_enabled()
     choose_class(bob, "Bob", "tank")
-    expect(page.get_by_label("Class").locator("option[value=tank]")).to_be_disabled()  # the list follows
-    expect(page.get_by_label("Class")).to_have_value("swordsman")  # and the unsaved pick stays
+    expect(class_button(page, "tank")).to_be_disabled()  # the buttons follow, saying by whom
+    expect(class_button(page, "tank")).to_contain_text("taken by Bob")
+    expect(page.locator("#start-blocked")).to_have_text("Waiting for Ann to choose a class.")
+    expect(bob.locator("#ready-title ~ p")).to_contain_text("Waiting for Ann to choose a class.")
     choose_class(page, "Ann", "swordsman")
-    expect(page.get_by_label("Class").locator("option[value=tank]")).to_be_disabled()  # distinct classes
-    expect(page.get_by_label("Class").locator("option[value=mage]")).to_be_enabled()  # two at the table
+    expect(class_button(bob, "swordsman")).to_contain_text("taken by Ann")  # distinct classes
+    expect(class_button(page, "mage")).to_be_enabled()  # two at the table
+    expect(page.locator("#start-blocked")).to_have_count(0)
     start(page)
     present(page, "Ann")
     bob.wait_for_selector("section#game.dc")  # the waiting room turned into the game by itself
     present(bob, "Bob")
     expect(bob.locator("#status")).to_contain_text("Ann's turn")
     expect(bob.locator("#status .countdown")).to_be_visible()  # the party's time per decision
+    first_paint = clock_text(bob)
+    bob.wait_for_function(  # one format while it ticks too
+        "first => { const t = document.querySelector('#status .countdown').textContent.trim();"
+        " return t !== first && /^\\d+:[0-5]\\d$/.test(t); }",
+        arg=first_paint,
+        timeout=5000,
+    )
+    expect(bob.locator("#chat-title")).to_have_text("Table chat")  # a party keeps its table talk
+    expect(bob.locator("[data-turn-sound]")).to_have_count(1)
 
     act(page, re.compile("Draw a card"), shows(page.locator(".duel"), "Bob is next to Ann: deciding"))
     # Bob stands beside Ann (the start square), so his page is asked, live.
@@ -194,4 +228,32 @@ def test_phone_sized_game_fits_and_respects_reduced_motion(page, console_errors,
     for path in ("/hall-of-fame", "/how-to-play/dungeon-cards"):
         page.goto(path)
         assert page.evaluate("document.documentElement.scrollWidth") <= 375, path
+    assert console_errors == []
+
+
+def test_phone_waiting_room_and_a_fight_drawn_out_in_one_press(page, console_errors, axe_check):
+    """At phone size: the class buttons (each saying what it does, with its key), the pick confirmed,
+    the one Start; then a boss fight decided with one press of "Draw until the fight is decided"."""
+    page.set_viewport_size({"width": 390, "height": 844})
+    open_table(page, "Ann", deck="QH 2C 9D 3S 7H 4D 8S 5C 10S 6D")
+    buttons = page.locator('button[name="classes"]')
+    expect(buttons).to_have_count(8)
+    expect(class_button(page, "tank")).to_contain_text("Start with 5 extra lives")
+    expect(class_button(page, "tank").locator("kbd")).to_have_text("4")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    choose_class(page, "Ann", "ninja")
+    expect(class_button(page, "ninja")).to_contain_text("your class")
+    axe_check(page)
+    start(page)
+    expect(page.locator("#status")).to_contain_text("Your move")
+    act(page, re.compile("Draw a card"), shows(page.locator("#duel-title"), "against the Queen"))
+    until = page.get_by_role("button", name=re.compile("^Draw until the fight is decided"))
+    expect(until.locator("kbd")).to_have_text("2")
+    expect(page.get_by_role("button", name="Draw", exact=True)).to_be_visible()  # single steps stay
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    act(page, re.compile("^Draw until the fight is decided"), shows(page.locator(".duel"), "The Queen is defeated!"))
+    expect(page.locator(".exchange.done")).to_contain_text("The Queen loses a life (0 left)")
+    # Every exchange is in the blow by blow, as four single draws would have put it.
+    expect(page.locator(".blow-by-blow li.ev-matchup_resolved")).to_have_count(4)
+    axe_check(page)
     assert console_errors == []

@@ -52,6 +52,10 @@ def chamber(page, row, col):
 
 
 def open_spell(page, sid):
+    # A spell that cannot be cast now waits in the spell book's fold "Other spells".
+    fold = page.locator(f"#spells-others:has(#book-{sid})")
+    if fold.count() and fold.get_attribute("open") is None:
+        fold.locator("> summary").click()
     page.locator(f"#book-{sid} summary").click()
     expect(page.locator(f"#book-{sid}")).to_have_attribute("open", "")
 

@@ -41,6 +41,19 @@ Optional hooks (module attribute → default):
 - ``lobby_choice_problem(field, value, seats)`` → why the waiting room refuses a choice; None.
 - ``living_seats(state)`` → the seats still playing, which a roster cap counts; None: all count.
 - ``fame_entries(state)`` → the Hall of Fame entries the game has written so far; [].
+- ``loss_warning(state, seat, action)`` → a sentence when ``action`` (a legal one) certainly
+  ends the game in a loss for ``seat``, which the page shows on its button and asks to confirm;
+  None: no warning (the default). Worked out only from what ``seat`` may see: an outcome that
+  hangs on a face-down card or the deck's order is not certain, and a warning read from one
+  would give it away. Giving up (``resign``) is its own warning and gets none.
+- ``full_view(state)`` → what a replay of a finished game shows at this point of its history:
+  ``view(state, None)``'s envelope and keys (so the game's presenter draws it unchanged), with
+  nothing hidden, plus ``revealed``: sections ``{"title", "cards": [codes]}`` and/or
+  ``{"title", "items": [short sentences]}``, optionally ``"note"``, naming in plain words what the
+  live pages hid (the draw pile top first, face-down cards, hands); [] when nothing is hidden.
+  Default: ``view(state, None)`` with ``revealed`` []. Pages show it only once a game is over.
+- ``positions(state)`` → where each seat's token stands, ``{seat: [row, col]}``, for a game played
+  on a map: a replay draws each seat's path through the game from them. Default: {} (no map).
 
 >>> from rules_engine import get
 >>> rules = get("shuffle-and-doom")
@@ -48,6 +61,8 @@ Optional hooks (module attribute → default):
 ('shuffle-and-doom', False, None, [])
 >>> rules.lobby_choice_problem("class", "mage", 1), get("dungeon-of-doom").timed
 (None, True)
+>>> get("dungeon-of-doom").loss_warning({}, "p1", {"type": "move"}) is None
+True
 """
 
 from __future__ import annotations
@@ -106,6 +121,24 @@ def _no_fame(_state: State) -> list[dict[str, Any]]:
     return []
 
 
+def _no_warning(_state: State, _seat: str, _action: Action) -> str | None:
+    return None
+
+
+def _spectator_view_revealing_nothing(
+    game_view: Callable[[State, str | None], dict[str, Any]],
+) -> Callable[[State], dict[str, Any]]:
+    # Only a game knows what its views hide, so the default reveals nothing rather than guess.
+    def full_view(state: State) -> dict[str, Any]:
+        return {**game_view(state, None), "revealed": []}
+
+    return full_view
+
+
+def _no_positions(_state: State) -> dict[str, list[int]]:
+    return {}
+
+
 def _no_form_fields(_form: Any, _options: dict[str, Any]) -> None:
     return None
 
@@ -139,6 +172,9 @@ class Rules:
     lobby_choice_problem: Callable[[str, str, int], str | None]
     living_seats: Callable[[State], list[str] | None]
     fame_entries: Callable[[State], list[dict[str, Any]]]
+    loss_warning: Callable[[State, str, Action], str | None]
+    full_view: Callable[[State], dict[str, Any]]
+    positions: Callable[[State], dict[str, list[int]]]
     table: bool
     players_label: str
     blurb: str
@@ -202,6 +238,9 @@ class Rules:
             lobby_choice_problem=hooks.get("lobby_choice_problem", _no_objection),
             living_seats=hooks.get("living_seats", _everyone_counts),
             fame_entries=hooks.get("fame_entries", _no_fame),
+            loss_warning=hooks.get("loss_warning", _no_warning),
+            full_view=hooks.get("full_view") or _spectator_view_revealing_nothing(hooks["view"]),
+            positions=hooks.get("positions", _no_positions),
             table=bool(hooks.get("TABLE", False)),
             players_label=hooks.get("PLAYERS_LABEL", "Solo"),
             blurb=hooks.get("BLURB", ""),

@@ -62,12 +62,15 @@ def create_app(config: dict | None = None) -> Flask:
     # the Hall of Fame's entries land inside the transaction of the action that earned them.
     app.extensions["delve_service"] = GameService(store, ring=notify_changed, writers=[hall_of_fame.record_escapes])
 
-    from . import games, lobby, tables
+    from . import browsers, deals, games, lobby, replays, tables
 
     app.register_blueprint(lobby.bp)
     app.register_blueprint(games.bp)
     app.register_blueprint(tables.bp)
     app.register_blueprint(hall_of_fame.bp)
+    app.register_blueprint(replays.bp)
+    app.register_blueprint(deals.bp)
+    browsers.init_app(app)
     security.init_app(app)
     rendering.init_app(app)
     errors.init_app(app)

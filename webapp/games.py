@@ -14,7 +14,7 @@ from jinja2_fragments.flask import render_blocks
 
 import rules_engine
 
-from . import play
+from . import browsers, deals, play
 from . import seats as seat_tokens
 from .catalog import BY_SLUG, clean_name, parse_options
 from .limits import ACT, CREATE_GAME, READ, limiter
@@ -226,6 +226,13 @@ def render_game(game: play.LoadedGame, seat: str | None, *, flash: str | None = 
                 ),
             )
         )
+        ending = context.get("ending")
+        if isinstance(ending, dict) and ending.get("record") and seat is not None:
+            # The player's own page of a finished game: where it leaves their record here.
+            context["ending"] = {
+                **ending,
+                "standing": browsers.standing(store(), browsers.browser_key(), game.record.slug, game.id),
+            }
         template = f"{entry.template_dir}/game.html"
         blocks = FRAGMENT_BLOCKS
     if is_htmx():
@@ -256,6 +263,7 @@ def create():
             game_id, token = play.open_table(store(), entry.slug, options, name=name)
     except rules_engine.InvalidAction as error:
         abort(400, description=f"Could not start the game: {error}")
+    browsers.note_seat(store(), game_id, play.SOLO_SEAT)  # the creator's seat: p1, solo or host
     response = redirect(url_for("games.page", game_id=game_id), code=303)
     seat_tokens.give_seat(response, game_id, token, secure=current_app.config["SESSION_COOKIE_SECURE"])
     return response
@@ -466,6 +474,12 @@ def _start_from(game_id: str, *, same_deal: bool):
         )
     except rules_engine.InvalidAction as error:  # options were valid when stored; a rules change could refuse them
         abort(400, description=f"Could not start the game: {error}")
+    deal = deals.deal_of(old.id) if same_deal else None
+    if deal is not None:
+        # The same shared deal again is one more attempt on it (practice: this browser has one),
+        # so its replay stays closed as the deal's others are.
+        deals.add_attempt(deal, new_id, browsers.browser_key(create=True) or "")
+    browsers.note_seat(store(), new_id, play.SOLO_SEAT)
     response = redirect(url_for("games.page", game_id=new_id), code=303)
     seat_tokens.give_seat(response, new_id, token, secure=current_app.config["SESSION_COOKIE_SECURE"])
     if is_htmx():

@@ -281,10 +281,13 @@ def _apply(game: LoadedGame, seat: str, action: dict) -> dict:
         raise rules_engine.InvalidAction("That action is not one this game understands.") from None
 
 
-def open_table(store: Store, slug: str, options: dict, *, name: str, seed: int | None = None):
+def open_table(
+    store: Store, slug: str, options: dict, *, name: str, seed: int | None = None, lobby: dict | None = None
+):
     """Create a multiplayer game's waiting room with its creator in seat p1 (the host).
 
-    The engine's game begins when the host starts; returns (game id, the host's token)."""
+    The engine's game begins when the host starts; returns (game id, the host's token). ``lobby``
+    adds facts about the table's origin (``daily``: the day whose deal it plays)."""
     rules = rules_engine.get(slug)
     seed = secrets.randbits(62) if seed is None else seed
     # Validate the options now, so a bad form is refused before anyone is invited.
@@ -298,7 +301,7 @@ def open_table(store: Store, slug: str, options: dict, *, name: str, seed: int |
         snapshot=None,
         seat_tokens={"p1": (name, seat_tokens.hash_token(token))},
         status="waiting",
-        lobby={"host": "p1", "choices": {}},
+        lobby={**(lobby or {}), "host": "p1", "choices": {}},
     )
     return game_id, token
 
@@ -349,6 +352,9 @@ class ActionButton:
     label: str
     key: str | None
     alt_key: str | None = None
+    warning: str | None = None
+    """The engine's sentence when this action certainly loses the game (``loss_warning``): the
+    button shows it and asks before posting."""
 
     @property
     def json(self) -> str:
@@ -385,5 +391,6 @@ def action_buttons(game: LoadedGame, seat: str | None, keys: dict | None = None)
             key, alt = MOVE_KEYS[action["dir"]]
         else:
             key, alt = next(choices, None), None
-        buttons.append(ActionButton(action, label, key, alt))
+        warning = game.rules.loss_warning(game.state, seat, action)
+        buttons.append(ActionButton(action, label, key, alt, warning))
     return buttons

@@ -36,6 +36,21 @@ ROSTER_CAP = 64
 JOIN_TRIES = 3
 
 
+def missing_choices(fields: Sequence, choices: dict, seated: Sequence[tuple[str, str]]) -> str | None:
+    """Who still owes a waiting-room choice, as the words the Start button shows, or None.
+
+    ``fields`` the game's lobby fields, ``choices`` the lobby's {seat: {field: value}}, ``seated``
+    (seat, name) pairs in join order. Every seat makes every lobby choice before the start (Dungeon
+    Cards: a class each), so the game begins with nothing left to choose: the waiting room is the
+    one place for it."""
+    for field in fields:
+        owing = [name for seat, name in seated if field.name not in choices.get(seat, {})]
+        if owing:
+            names = owing[0] if len(owing) == 1 else ", ".join(owing[:-1]) + " and " + owing[-1]
+            return f"waiting for {names} to choose a {field.label.lower()}"
+    return None
+
+
 class Refused(Exception):
     """A request the rules or the table's state refuse: ``status`` (an HTTP 4xx) and a sentence."""
 
@@ -208,10 +223,17 @@ class GameService:
         players = [s.seat for s in seated]
         if len(players) < game.rules.min_players:
             raise Refused(409, f"This game needs at least {game.rules.min_players} players.")
+        missing = missing_choices(
+            BY_SLUG[game.record.slug].lobby_fields,
+            game.record.lobby.get("choices", {}),
+            [(s.seat, s.name) for s in seated],
+        )
+        if missing:
+            raise Refused(409, f"The game cannot start yet: {missing}.")
         options = dict(game.record.options)
         choices = game.record.lobby.get("choices", {})
         for field in BY_SLUG[game.record.slug].lobby_fields:
-            options[field.name] = {p: choices[p][field.name] for p in players if field.name in choices.get(p, {})}
+            options[field.name] = {p: choices[p][field.name] for p in players}
         try:
             state = game.rules.new_game(seed=game.record.seed, players=players, options=options)
         except rules_engine.InvalidAction as error:

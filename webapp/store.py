@@ -106,6 +106,51 @@ actions = Table(
 )
 
 
+# This browser's seats (webapp/browsers.py): what a browser without an account has played, keyed
+# by the hash of its own unguessable cookie, for its record (played, won, best, streak).
+browser_seats = Table(
+    "browser_seats",
+    metadata,
+    Column("browser", String(64), primary_key=True),
+    Column("game_id", String(64), ForeignKey("games.id"), primary_key=True),
+    Column("seat", String(32), nullable=False),
+    Column("created_at", Float, nullable=False),
+)
+
+# A finished solo game's deal offered to friends (webapp/deals.py): /c/<token>. The seed and options
+# stay on the game row; the token alone travels.
+challenges = Table(
+    "challenges",
+    metadata,
+    Column("token", String(32), primary_key=True),
+    Column("game_id", String(64), ForeignKey("games.id"), nullable=False, unique=True),
+    Column("created_at", Float, nullable=False),
+)
+
+# The deal of the day for each game, drawn in secret by the first request of the (UTC) day.
+daily_deals = Table(
+    "daily_deals",
+    metadata,
+    Column("day", String(10), primary_key=True),
+    Column("slug", String(64), primary_key=True),
+    Column("seed", BigInteger, nullable=False),
+    Column("options", Text, nullable=False),
+    Column("created_at", Float, nullable=False),
+)
+
+# A game played on a shared deal: "challenge:<token>" or "daily:<slug>:<day>". Ranked unless this
+# browser had already played that deal (further attempts are practice).
+deal_attempts = Table(
+    "deal_attempts",
+    metadata,
+    Column("game_id", String(64), ForeignKey("games.id"), primary_key=True),
+    Column("deal", String(96), nullable=False, index=True),
+    Column("browser", String(64), nullable=False, index=True),
+    Column("ranked", Integer, nullable=False),
+    Column("created_at", Float, nullable=False),
+)
+
+
 # The Hall of Fame of Dungeon Cards (webapp/hall_of_fame.py): one row per escape, kept across games.
 hall_of_fame = Table(
     "hall_of_fame",
@@ -387,6 +432,66 @@ class Store:
         except (IntegrityError, StaleVersion):
             raise StaleVersion(self.version(game_id) or 0) from None
         return new_version, revision
+
+    def import_finished(
+        self,
+        *,
+        slug: str,
+        options: dict,
+        seed: int,
+        players: list[str],
+        names: dict[str, str],
+        moves: list[tuple[str, dict]],
+        snapshot: dict,
+        result: dict,
+        placeholder_hash: str,
+    ) -> str:
+        """Store a finished game replayed from a file, with its whole action log, in one
+        transaction. Its seats hold ``placeholder_hash``, a hash of a token nobody was given: an
+        imported game is watched, never played."""
+        game_id = new_game_id()
+        now = time.time()
+        with self.engine.begin() as conn:
+            conn.execute(
+                insert(games).values(
+                    id=game_id,
+                    slug=slug,
+                    options=_json(options),
+                    seed=seed,
+                    players=_json(players),
+                    version=len(moves),
+                    revision=len(moves),
+                    status="finished",
+                    lobby=_json({"imported": True}),
+                    snapshot=_json(snapshot),
+                    result=_json(result),
+                    created_at=now,
+                    updated_at=now,
+                    finished_at=now,
+                )
+            )
+            for index, seat in enumerate(players):
+                conn.execute(
+                    insert(seats).values(
+                        game_id=game_id,
+                        seat=seat,
+                        name=names[seat],
+                        token_hash=placeholder_hash,
+                        joined_at=now + index * 1e-6,
+                        connected=0,
+                        last_seen=now,
+                        gone=1,
+                    )
+                )
+            if moves:
+                conn.execute(
+                    _LOG_ACTION,
+                    [
+                        {"game_id": game_id, "seq": seq, "seat": seat, "action": _json(action), "created_at": now}
+                        for seq, (seat, action) in enumerate(moves, start=1)
+                    ],
+                )
+        return game_id
 
     def actions(self, game_id: str) -> list[tuple[int, str, dict]]:
         """The game's log: (seq, seat, action), in order."""

@@ -7,25 +7,107 @@ from __future__ import annotations
 
 import itertools
 import time
+from dataclasses import dataclass
 
 from flask import Blueprint, abort, current_app, redirect, request, url_for
 
 from rules_engine.text import clean_text
 
-from . import play
+from . import browsers, play
 from . import seats as seat_tokens
 from .catalog import BY_SLUG, clean_name
 from .games import game_or_404, is_htmx, service, store, viewer_seat
 from .limits import CHAT, CREATE_GAME, JOIN, TABLE, limiter
 from .realtime import push_chat
 from .security import check_csrf
-from .service import Seated
+from .service import Seated, missing_choices
 
 bp = Blueprint("tables", __name__)
 
 CHAT_MAX = 200
 CHAT_BURST = 5  # messages per seat …
 CHAT_WINDOW = 10.0  # … per this many seconds
+
+
+@dataclass(frozen=True)
+class ChoiceButton:
+    """One value of a lobby field, drawn as a button of its own."""
+
+    value: str
+    title: str
+    description: str
+    key: str
+    """Fixed by the value's place in the field's list: a key never moves as others are taken."""
+    mine: bool
+    taken_by: str | None
+    problem: str | None
+    """Why the rules refuse it at this table's size (e.g. Dungeon Cards' Mage alone), or None."""
+
+    @property
+    def open(self) -> bool:
+        return self.mine or (self.taken_by is None and self.problem is None)
+
+
+@dataclass(frozen=True)
+class LobbyChoice:
+    name: str
+    label: str
+    buttons: list[ChoiceButton]
+    mine: ChoiceButton | None
+
+
+@dataclass(frozen=True)
+class WaitingRoom:
+    choices: list[LobbyChoice]
+    start_blocked: str | None
+    """Why the host cannot start yet (someone owes a choice), as a sentence; None when it can."""
+    roster_tags: dict[str, str]
+    """Each seat's choices so far, for the roster (everyone sees who still has to choose)."""
+
+
+@bp.app_template_global()
+def waiting_room(entry, lobby: dict, seats: list[dict], seat: str | None) -> WaitingRoom:
+    """What the waiting room draws for its lobby fields: one button per value (a choice label may
+    read "Name — what it does": the button shows both), who holds each, and whether the host can
+    start. The one place a seat makes its choices: the game starts with all of them made."""
+    choices = lobby.get("choices", {})
+    names = {row["seat"]: row["name"] for row in seats}
+    keys = iter(play.CHOICE_KEYS)
+    fields = []
+    for field in entry.lobby_fields:
+        holders = {}
+        if field.name in entry.unique_lobby_fields:
+            holders = {c.get(field.name): names.get(other, other) for other, c in choices.items() if other != seat}
+        mine_value = choices.get(seat, {}).get(field.name) if seat else None
+        buttons = []
+        for value, label in field.choices:
+            title, _, description = str(label).partition(" — ")
+            problem = entry.rules.lobby_choice_problem(field.name, value, len(seats))
+            buttons.append(
+                ChoiceButton(
+                    value=str(value),
+                    title=title,
+                    description=description,
+                    key=next(keys, ""),
+                    mine=value == mine_value,
+                    taken_by=holders.get(value),
+                    problem=problem,
+                )
+            )
+        fields.append(LobbyChoice(field.name, field.label, buttons, next((b for b in buttons if b.mine), None)))
+    blocked = missing_choices(entry.lobby_fields, choices, [(row["seat"], row["name"]) for row in seats])
+    labels = {f.name: {str(v): str(label).partition(" — ")[0] for v, label in f.choices} for f in entry.lobby_fields}
+    tags = {}
+    for row in seats:
+        picked = choices.get(row["seat"], {})
+        words = [labels[f.name].get(str(picked[f.name]), "") for f in entry.lobby_fields if f.name in picked]
+        if entry.lobby_fields:
+            tags[row["seat"]] = ", ".join(words) if words else f"no {entry.lobby_fields[0].label.lower()} yet"
+    return WaitingRoom(
+        choices=fields,
+        start_blocked=f"{blocked[0].upper()}{blocked[1:]}." if blocked else None,
+        roster_tags=tags,
+    )
 
 
 def _back(game_id: str):
@@ -36,7 +118,8 @@ def _back(game_id: str):
 
 
 def _seated_back(seated: Seated):
-    """Off to the table just sat at, with the seat's cookie."""
+    """Off to the table just sat at, with the seat's cookie (and the seat in this browser's record)."""
+    browsers.note_seat(store(), seated.game_id, seated.seat)
     response = _back(seated.game_id)
     seat_tokens.give_seat(response, seated.game_id, seated.token, secure=current_app.config["SESSION_COOKIE_SECURE"])
     return response

@@ -132,6 +132,21 @@ COVERED_BY: dict[str, list[str]] = {
 SETTLE_ORDER = tuple(p for r in range(len(ROW_SIZES), 0, -1) for p in POSITIONS if p.startswith(f"r{r}c"))
 """Bottom row first, left to right within a row (3.4, ruling 25)."""
 
+_SIDES = {1: ("",), 2: ("left", "right"), 3: ("left", "middle", "right")}
+
+
+def place_name(pos: str) -> str:
+    """A position in the words the board gives it (rows counted from the top, as its pictures are
+    read out): ``r<row>c<col>`` is the engine's code, never a player's.
+
+    >>> place_name("r7c1"), place_name("r3c2"), place_name("r5c1")
+    ('row 7, left', 'row 3, middle', 'row 5')
+    """
+    row, col = int(pos[1]), int(pos[3])
+    side = _SIDES[ROW_SIZES[row - 1]][col - 1]
+    return f"row {row}, {side}" if side else f"row {row}"
+
+
 _POS_SET = frozenset(POSITIONS)
 
 # --- Cards (section 2) --------------------------------------------------------------------
@@ -296,9 +311,9 @@ def _check_play(state: dict[str, Any], card: str, target: str, double: bool) -> 
         raise IllegalAction(f"{card} is not in your hand")
     slot = state["dungeon"][target]
     if slot is None:
-        raise IllegalAction(f"{target} is empty")
+        raise IllegalAction(f"the place in {place_name(target)} is empty")
     if not slot["face_up"]:
-        raise IllegalAction(f"{target} is still face down")
+        raise IllegalAction(f"the card in {place_name(target)} is still face down")
     monster = slot["card"]
     power = POWER[monster[:-1]]
     placed = len(slot["attack"])
@@ -557,9 +572,9 @@ def _check_item(state: dict[str, Any], act: dict[str, Any]) -> None:
         target = act["target"]
         slot = state["dungeon"][target]
         if slot is None:
-            raise IllegalAction(f"{target} is empty")
+            raise IllegalAction(f"the place in {place_name(target)} is empty")
         if not slot["face_up"]:
-            raise IllegalAction(f"{target} is still face down")
+            raise IllegalAction(f"the card in {place_name(target)} is still face down")
         count = len(slot["attack"])
         if count != 1:
             holds = "no attack card" if count == 0 else f"{count} attack cards"
@@ -672,10 +687,10 @@ def _settle(state: dict[str, Any]) -> None:
             if slot["card"] == JOKER:
                 dungeon[pos] = None
                 state["hand"].append(JOKER)
-                state["log"].append(f"joker found at {pos} — added to your hand")
+                state["log"].append(f"Joker found in {place_name(pos)} — added to your hand")
             else:
                 slot["face_up"] = True
-                state["log"].append(f"{pos} revealed: {pretty(slot['card'])}")
+                state["log"].append(f"{pretty(slot['card'])} revealed in {place_name(pos)}")
 
 
 def _start_turn(state: dict[str, Any]) -> None:
@@ -747,6 +762,40 @@ def view(state: dict[str, Any], seat: str | None) -> dict[str, Any]:
     }
 
 
+def full_view(state: dict[str, Any]) -> dict[str, Any]:
+    """A replay's view (``rules_engine.contract``): the spectator's, plus what it hides — the
+    face-down cards row by row, top row first, and the power deck in drawing order.
+
+    >>> revealed = full_view(new_game(11, ["p1"]))["revealed"]
+    >>> revealed[0]["title"], revealed[-1]["title"], len(revealed[-1]["cards"])
+    ('Face-down card of row 1', 'Power deck, next card first', 37)
+    """
+    out = view(state, None)
+    dungeon = state["dungeon"]
+    revealed: list[dict[str, Any]] = []
+    for row, size in enumerate(ROW_SIZES, start=1):
+        down = [
+            pos
+            for pos in POSITIONS
+            if pos.startswith(f"r{row}c") and dungeon[pos] is not None and not dungeon[pos]["face_up"]
+        ]
+        if down:
+            revealed.append({"title": _face_down_title(row, size, down), "cards": [dungeon[p]["card"] for p in down]})
+    if state["power_deck"]:
+        revealed.append({"title": "Power deck, next card first", "cards": list(state["power_deck"])})
+    out["revealed"] = revealed
+    return out
+
+
+def _face_down_title(row: int, size: int, down: list[str]) -> str:
+    if len(down) == 1:
+        return f"Face-down card of {place_name(down[0])}"
+    if len(down) == size:
+        return f"Face-down cards of row {row}, left to right"
+    sides = [_SIDES[size][int(pos[3]) - 1] for pos in down]
+    return f"Face-down cards of row {row}, {' and '.join(sides)}"
+
+
 def monster_view(pos: str, card: str, attack: list[dict[str, Any]]) -> dict[str, Any]:
     """A face-up monster as ``view`` shows it, with what it still needs (10.3); the how-to-play
     pictures are drawn through it too. ``attack``: the cards on it in order, ``{card, doubled}``.
@@ -786,7 +835,8 @@ def action_label(state: dict[str, Any], action: dict[str, Any]) -> str:
     kind = act["type"]
     if kind == "play":
         slot = state["dungeon"][act["target"]]
-        on = f"{pretty(slot['card'])} ({act['target']})" if slot is not None and slot["face_up"] else act["target"]
+        # The face-up monster's card names it (each J, Q and K is dealt once); a place in words otherwise.
+        on = f"the {pretty(slot['card'])}" if slot is not None and slot["face_up"] else place_name(act["target"])
         doubled = " doubled by K♠" if act["double"] else ""
         return f"Play {pretty(act['card'])}{doubled} on {on}"
     if kind == "end_turn":
@@ -811,8 +861,8 @@ def action_label(state: dict[str, Any], action: dict[str, Any]) -> str:
     if item == "KS":
         slot = state["dungeon"][act["target"]]
         if slot is not None and slot["face_up"] and slot["attack"]:
-            return f"K♠: double the {pretty(slot['attack'][0]['card'])} on {pretty(slot['card'])} ({act['target']})"
-        return f"K♠: double the card on {act['target']}"
+            return f"K♠: double the {pretty(slot['attack'][0]['card'])} on the {pretty(slot['card'])}"
+        return f"K♠: double the card in {place_name(act['target'])}"
     return "K♣: draw a card"
 
 
@@ -841,3 +891,30 @@ def dump(state: dict[str, Any]) -> dict[str, Any]:
 def load(data: dict[str, Any]) -> dict[str, Any]:
     """A state from ``dump`` output (exact round trip)."""
     return dump(data)
+
+
+# --- Warning before a losing action (the contract's ``loss_warning``) -----------------------
+
+
+def loss_warning(state: dict[str, Any], seat: str, action: dict[str, Any]) -> str | None:
+    """A sentence when ``action`` certainly loses the game, else None: ending the turn on the
+    fifth hit (4.4), or with an empty power deck to draw from (7). Both follow from the hand,
+    the hit row and the deck's size, which everyone sees; resigning is its own warning.
+
+    >>> deck = ["JH", "QH"] + [c for c in ALL_CARDS if c not in ("JH", "QH")]
+    >>> s = new_game(1, ["p1"], {"deck": deck})
+    >>> loss_warning(s, "p1", {"type": "end_turn"})
+    'Ending the turn now is the fifth hit and loses the game.'
+    >>> loss_warning(s, "p1", {"type": "resign"}) is None
+    True
+    """
+    if action.get("type") != "end_turn" or seat != _seat(state):
+        return None
+    cost = end_turn_cost(state)
+    if cost is None:
+        return None
+    if cost["fatal"]:
+        return "Ending the turn now is the fifth hit and loses the game."
+    if cost["hits"] == len(state["hand"]) and not state["power_deck"]:
+        return "Ending the turn now loses the game: the power deck is empty, so no new hand can be drawn."
+    return None

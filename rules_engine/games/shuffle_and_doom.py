@@ -437,9 +437,11 @@ def _empty_room(s: dict[str, Any]) -> None:
         _end(s, "cleared")
 
 
-def _damage(s: dict[str, Any], amount: int, what: str) -> bool:
-    """Take damage, the ward first (section 9); True if the adventurer died."""
+def _damage(s: dict[str, Any], amount: int, what: str, source: str) -> bool:
+    """Take damage, the ward first (section 9); True if the adventurer died. ``source`` names
+    what dealt it, in words that suit the player and onlookers alike ("the traps")."""
     stats = s["stats"]
+    before = stats["health"]
     absorbed = min(stats["ward"], amount)
     stats["ward"] -= absorbed
     stats["health"] -= amount - absorbed
@@ -448,16 +450,17 @@ def _damage(s: dict[str, Any], amount: int, what: str) -> bool:
     else:
         s["log"].append(f"{what} for {amount}: health {stats['health']}.")
     if stats["health"] < 0:
-        _end(s, "died")
+        ward = f" and a ward of {absorbed}" if absorbed else ""
+        _end(s, "died", cause=f"Killed by {source}: {amount} damage against {before} health{ward}.")
         return True
     return False
 
 
-def _end(s: dict[str, Any], reason: str) -> None:
+def _end(s: dict[str, Any], reason: str, cause: str = "") -> None:
     seat = s["seat"]
     gold = s["stats"]["gold"]
     if reason == "died":
-        score, text = 0, f"You died in the dungeon with {gold} gold: score 0."
+        score, text = 0, f"You died in the dungeon with {gold} gold: score 0. {cause}".rstrip()
     elif reason == "exited":
         score, text = gold, f"You left the dungeon with {gold} gold: score {gold}."
     else:
@@ -775,7 +778,7 @@ def _do_attack(s: dict[str, Any], a: dict[str, Any]) -> None:
         return
     total = sum(e["strength"] for e in enemies)
     who = " and ".join(e["code"] for e in enemies)
-    _damage(s, total, f"{who} hit{'s' if len(enemies) == 1 else ''} back")
+    _damage(s, total, f"{who} hit{'s' if len(enemies) == 1 else ''} back", f"{who} hitting back")
 
 
 def _do_opener(s: dict[str, Any], a: dict[str, Any]) -> None:
@@ -791,7 +794,7 @@ def _do_opener(s: dict[str, Any], a: dict[str, Any]) -> None:
     traps = _enc_cards(s, "trap")
     total = sum(t["value"] for t in traps)
     s["log"].append(f"Trap opener: you take {item['code']} and the traps ({_join([t['code'] for t in traps])}) fire.")
-    died = _damage(s, total, "The traps hit you")
+    died = _damage(s, total, "The traps hit you", "the traps")
     defeated = []
     for enemy in _enc_cards(s, "enemy"):
         enemy["strength"] -= total
@@ -835,7 +838,7 @@ def _do_take(s: dict[str, Any], a: dict[str, Any]) -> None:
     total = sum(t["value"] for t in traps)
     s["log"].append(f"You take {item['code']}: the traps ({_join([t['code'] for t in traps])}) fire.")
     # Ruling 18: the damage lands as the item is taken; a taken potion cannot save you.
-    died = _damage(s, total, "The traps hit you")
+    died = _damage(s, total, "The traps hit you", "the traps")
     if died:
         return
     _collect(s, item)
@@ -1009,6 +1012,28 @@ def view(state: dict[str, Any], seat: str | None) -> dict[str, Any]:
     }
 
 
+def full_view(state: dict[str, Any]) -> dict[str, Any]:
+    """A replay's view (``rules_engine.contract``): the spectator's, plus the draw pile in order.
+
+    The draw pile is the only thing ``view`` hides; everything else is already face up.
+    """
+    out = view(state, None)
+    pile = list(state["draw"])
+    revealed: list[dict[str, Any]] = []
+    if pile:
+        section: dict[str, Any] = {"title": "Draw pile, top card first", "cards": pile}
+        headers = len(out["bottom_headers"])
+        if headers:
+            section["note"] = (
+                f"The last {headers} are the header cards, already shown at the bottom of the deck."
+                if headers > 1
+                else "The last one is a header card, already shown at the bottom of the deck."
+            )
+        revealed.append(section)
+    out["revealed"] = revealed
+    return out
+
+
 def result(state: dict[str, Any]) -> dict[str, Any] | None:
     res = state["result"]
     if res is None:
@@ -1085,3 +1110,57 @@ def action_label(state: dict[str, Any], action: dict[str, Any]) -> str:
     except (KeyError, IndexError, TypeError, StopIteration, InvalidAction):
         pass
     return str(kind)
+
+
+# --------------------------------------------------------------------------------------------
+# Warning before a fatal action (the contract's ``loss_warning``)
+
+
+def loss_warning(state: dict[str, Any], seat: str, action: dict[str, Any]) -> str | None:
+    """A sentence when ``action`` certainly kills the adventurer, else None.
+
+    Only the damage an action deals at once counts: the room's face-up cards, the stats, the
+    ward. Entering a room draws unseen cards, so a move is never "certain" (and a warning
+    worked out from the draw pile would give its order away).
+
+    >>> s = {"seat": "p1", "phase": "traps", "hand": [],
+    ...      "stats": {"health": 13, "ward": 0, "attack": 5},
+    ...      "encounter": {"stunned": False, "cards": [
+    ...          {"code": "9H", "role": "potion", "value": 9, "strength": None},
+    ...          {"code": "KC", "role": "trap", "value": 14, "strength": None}]}}
+    >>> loss_warning(s, "p1", {"type": "take", "card": "9H"})
+    'Taking 9♥ kills you: the traps deal 14 and you have 13 health.'
+    >>> s["stats"]["health"] = 14
+    >>> loss_warning(s, "p1", {"type": "take", "card": "9H"}) is None
+    True
+    """
+    if seat != state.get("seat") or state.get("phase") not in ("combat", "traps") or not state.get("encounter"):
+        return None
+    kind = action.get("type")
+    code = action.get("card")
+    cards = state["encounter"]["cards"]
+    traps = sum(c["value"] for c in cards if c["role"] == "trap")
+    if kind == "take":
+        damage, what, source = traps, f"Taking {pretty(str(code))}", "the traps deal"
+    elif kind == "use_trap_opener":
+        damage, what, source = traps, "The trap opener", "the traps deal"
+    elif kind == "attack":
+        enemy = next((c for c in cards if c["role"] == "enemy" and c["code"] == code), None)
+        if enemy is None or state["encounter"]["stunned"]:
+            return None
+        power = state["stats"]["attack"]
+        left = [c["strength"] for c in cards if c["role"] == "enemy" and c is not enemy]
+        if enemy["strength"] > power:
+            left.append(enemy["strength"] - power)
+        damage, what, source = sum(left), f"Attacking {pretty(str(code))}", "the enemies left hit back for"
+    else:
+        return None
+    stats = state["stats"]
+    if stats["health"] - max(0, damage - stats["ward"]) >= 0:
+        return None
+    ward = f" and a ward of {stats['ward']}" if stats["ward"] else ""
+    sentence = f"{what} kills you: {source} {damage} and you have {stats['health']} health{ward}."
+    potions = sum(1 for c in state["hand"] if c["kind"] == "potion")
+    if potions:
+        sentence += f" You still hold {'a potion' if potions == 1 else f'{potions} potions'}."
+    return sentence

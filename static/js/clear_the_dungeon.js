@@ -57,9 +57,17 @@
     hint.classList.toggle("warn", !!warn);
   }
 
+  /* The digit keys that pick a hand card, in words: "1" for a lone card, never "1–1". */
+  function handKeys(g) {
+    var count = Math.min(9, handCards(g).length);
+    return count === 1 ? "key 1" : "1–" + count;
+  }
+
   function defaultHint(g) {
-    if (!handCards(g).length) return "";
-    return "Pick a card (1–" + Math.min(9, handCards(g).length) + "), then a monster that lights up (its letter, or the arrows) — click, or press Enter. D ends the turn.";
+    var count = handCards(g).length;
+    if (!count) return "";
+    var pick = count === 1 ? "Pick your card (" + handKeys(g) + ")" : "Pick a card (" + handKeys(g) + ")";
+    return pick + ", then a monster that lights up (its letter, or the arrows) — click, or press Enter. D ends the turn.";
   }
 
   /* Show the current choice: pressed hand card, lit and refused monsters, the hint. */
@@ -101,7 +109,7 @@
       }
     } else if (pick.target) {
       var fit = cardsFor(g, pick.target, pick.double);
-      say(monsterName(g, pick.target) + " chosen. " + (fit.length ? "Cards that fit are outlined in green; pick one (1–9)." : "No card in your hand fits it now."), !fit.length);
+      say(monsterName(g, pick.target) + " chosen. " + (fit.length ? "Cards that fit are outlined in green; pick one (" + handKeys(g) + ")." : "No card in your hand fits it now."), !fit.length);
     } else {
       say(defaultHint(g));
     }
@@ -402,12 +410,19 @@
     var g = board();
     if (g && event.detail && event.detail.target === g) before = snapshot(g);
   });
+  var shownVersion = null;
   document.addEventListener("htmx:afterSwap", function () {
     var g = board();
     if (!g) return;
     posting = false;
-    clearPick();
-    pick.double = false;
+    // A new moment of the game starts a new pick; the same board swapped in again (a pushed
+    // copy of what the page shows) keeps the one just made.
+    var version = g.getAttribute("data-version");
+    if (version !== shownVersion) {
+      clearPick();
+      pick.double = false;
+    }
+    shownVersion = version;
     var moves = document.getElementById("ctd-moves");
     if (moves) moves.open = movesOpen;
     render();
@@ -426,12 +441,37 @@
   document.addEventListener("htmx:responseError", function () { posting = false; });
   document.addEventListener("htmx:sendError", function () { posting = false; });
 
+  /* Narrow screens dock the hand at the foot of the screen (clear_the_dungeon.css), where it
+     would hide the dungeon's lowest face-up monsters: the very cards a game opens with, the only
+     ones to play on. A page opened at its top is scrolled just enough to show them above the
+     dock; the face-down rows above give way. A page the browser put back where it was is left. */
+  var DOCK_CLEARANCE = 14; // px: room for a lit monster's outline and glow above the dock
+  function showMonstersAboveDock(g) {
+    var dock = g.querySelector(".ctd-hand-panel");
+    if (!dock || window.scrollY > 0 || getComputedStyle(dock).position !== "sticky") return;
+    var faceUp = g.querySelectorAll(".ctd-dungeon .ctd-monster");
+    if (!faceUp.length) return;
+    var lowest = 0;
+    var highest = Infinity;
+    faceUp.forEach(function (m) {
+      var box = m.getBoundingClientRect();
+      lowest = Math.max(lowest, box.bottom);
+      highest = Math.min(highest, box.top);
+    });
+    var dockTop = window.innerHeight - dock.getBoundingClientRect().height;
+    var needed = lowest + DOCK_CLEARANCE - dockTop;
+    // Never so far that the highest face-up monster leaves the top of the screen.
+    var by = Math.min(needed, highest - DOCK_CLEARANCE);
+    if (by > 0) window.scrollBy(0, by);
+  }
+
   function init() {
     var g = board();
     if (!g) return;
     var moves = document.getElementById("ctd-moves");
     if (moves) moves.open = false;
     render();
+    showMonstersAboveDock(g);
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
   else init();

@@ -43,12 +43,112 @@
     } else {
       fightMode = false;
     }
-    var selector = '[data-key="' + CSS.escape(key) + '"], [data-alt-key="' + CSS.escape(key) + '"]';
-    var button = g.querySelector("button" + selector + ":not([disabled])");
+    var button = keyButton(g, key);
     if (!button) return;
     event.preventDefault();
+    if (actionPending()) {
+      queueKey(key, button);
+      return;
+    }
+    pressKeyButton(button);
+  });
+  function keyButton(g, key) {
+    var selector = '[data-key="' + CSS.escape(key) + '"], [data-alt-key="' + CSS.escape(key) + '"]';
+    return g.querySelector("button" + selector + ":not([disabled])");
+  }
+  function pressKeyButton(button) {
     button.focus();
+    if (!lossConfirmed(button)) return;
     button.click();
+  }
+
+  /* An action the engine says certainly loses the game carries its sentence in data-confirm, and
+     nothing is posted until the player says yes. A person's own click (mouse, or Enter / Space on
+     the focused button) is trusted and asks here; a script's click is not: the shortcut above
+     asked before clicking, and a game's own script (Clear the Dungeon's D, pressed twice) has
+     its own way of asking. */
+  function lossConfirmed(button) {
+    var warning = button.getAttribute("data-confirm");
+    return !warning || window.confirm(warning + "\n\nDo it anyway?");
+  }
+  document.addEventListener("click", function (event) {
+    if (!event.isTrusted || !event.target.closest) return;
+    var button = event.target.closest("button[data-confirm]");
+    if (!button || button.disabled || lossConfirmed(button)) return;
+    event.preventDefault();
+    event.stopImmediatePropagation();
+  }, true);
+
+  /* Key presses while an action's request is in flight (its form's hx-sync would drop them) wait
+     in a queue: each is sent once the answer before it is on the page, looked up again among
+     that board's buttons, so it acts on top of the last answered press. A press the new board
+     has no button for, or a refused answer (its reason in the flash), ends the queue. */
+  var keyQueue = [];
+  var actionForm = null;  /* the action form whose request is in flight */
+  /* Its request: in flight until answered, whatever happens to the form meanwhile (a pushed
+     board may replace the board it sits on before the answer comes). */
+  var actionXhr = null;
+  var settlingSince = 0;  /* a board just swapped in: htmx wires its forms up when it settles */
+  function requestElt(event) {
+    var detail = event.detail || {};
+    return (detail.requestConfig && detail.requestConfig.elt) || detail.elt;
+  }
+  function isActionRequest(event) {
+    var elt = requestElt(event);
+    return !!(elt && elt.matches && elt.matches("form.play"));
+  }
+  function actionPending() {
+    /* A click before the new board settles would post its form without htmx: a full page load. */
+    var settling = settlingSince && Date.now() - settlingSince < 1000;
+    return !!(actionXhr && actionXhr.readyState !== 4) || !!settling;
+  }
+  function buttonWords(button) {
+    var kbd = button.querySelector("kbd");
+    var words = button.getAttribute("title") || button.textContent.replace(kbd ? kbd.textContent : "", "");
+    return words.replace(/\s+/g, " ").trim();
+  }
+  function queueKey(key, button) {
+    keyQueue.push({ key: key, words: buttonWords(button) });
+    setTimeout(nextQueuedKey, 1100);  /* in case no settle comes to send it */
+  }
+  function nextQueuedKey() {
+    if (!keyQueue.length || actionPending()) return;
+    var g = game();
+    var next = keyQueue.shift();
+    var button = g && keyButton(g, next.key);
+    if (!button) {
+      var dropped = keyQueue.length;
+      keyQueue = [];
+      flash("Stopped: “" + next.words + "” is not possible any more" +
+            (dropped === 1 ? ", and the key press after it was dropped." :
+             dropped ? ", and the " + dropped + " key presses after it were dropped." : "."));
+      return;
+    }
+    pressKeyButton(button);
+  }
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    if (!isActionRequest(event)) return;
+    actionForm = requestElt(event);
+    actionXhr = event.detail.xhr || null;
+  });
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    if (!isActionRequest(event)) return;
+    var xhr = event.detail.xhr;
+    if (xhr && xhr.status >= 400) keyQueue = [];  /* refused: the answer's flash says why */
+    /* The answer is swapped in (or set aside) right after this: the next press goes then. */
+    setTimeout(nextQueuedKey, 0);
+  });
+  ["htmx:afterRequest", "htmx:sendError", "htmx:responseError", "htmx:timeout"].forEach(function (name) {
+    document.addEventListener(name, function (event) {
+      if (!isActionRequest(event) || requestElt(event) !== actionForm) return;
+      actionForm = null;
+      if (name !== "htmx:afterRequest" || !event.detail.successful) keyQueue = [];
+    });
+  });
+  document.addEventListener("htmx:afterSwap", function () { settlingSince = Date.now(); });
+  document.addEventListener("htmx:afterSettle", function () {
+    settlingSince = 0;
+    nextQueuedKey();
   });
 
   /* Copy the share link. */
@@ -113,7 +213,8 @@
   /* A board answer meets the board on the page. A push may have replaced #game while the request
      ran: then the answer goes to the #game on the page now (its own target is gone), unless it
      is older than what the page shows, or the very board a push already showed (swapping it
-     again would orphan a request sent from the pushed board). */
+     again would orphan a request sent from the pushed board), or the board shown while an
+     action is in flight. */
   document.addEventListener("htmx:beforeSwap", function (event) {
     var current = game();
     var detail = event.detail;
@@ -123,7 +224,11 @@
     var found = /data-version="(\d+)"/.exec(xhr.responseText);
     if (found) {
       var version = parseInt(found[1], 10);
-      if (version < currentVersion() || (version === currentVersion() && xhr.status === 200 && detail.target !== current)) {
+      /* The board on the page again, fetched while an action of ours is in flight, would detach
+         that action's form: the queued key presses after it would then go from a stale board. */
+      var sameBoard = version === currentVersion() && xhr.status === 200 &&
+        (detail.target !== current || (isBoardFetch(event) && actionPending()));
+      if (version < currentVersion() || sameBoard) {
         detail.shouldSwap = false;
         return;
       }
@@ -240,14 +345,17 @@
     socket.on("board", function (message) {
       if (!message || typeof message.version !== "number") return;
       latestKnown = Math.max(latestKnown, message.version);
-      var current = game();
-      if (!current || message.version <= currentVersion()) return;
-      if (message.refresh) { window.location.reload(); return; }
-      if (typeof message.html !== "string") return;
-      var info = { elt: current, target: current, pushed: true };
-      if (!htmx.trigger(current, "htmx:beforeSwap", info)) return;
-      htmx.swap(current, message.html, { swapStyle: "outerHTML" }, { eventInfo: info });
+      if (actionXhr && actionXhr.readyState !== 4) {
+        /* Our own action is in flight: its answer is the newer board (it is rendered after the
+           action lands). Swapping this one in first would detach the action's form, and its
+           answer would be lost. Kept, in case that answer never comes. */
+        heldPush = message;
+        return;
+      }
+      showPushedBoard(message);
     });
+    document.addEventListener("htmx:afterSettle", releaseHeldPush);
+    document.addEventListener("htmx:afterRequest", function () { setTimeout(releaseHeldPush, 0); });
     socket.on("chat", function (message) {
       var log = document.getElementById("chat-log");
       if (!log || !message) return;
@@ -261,6 +369,24 @@
     });
   }
 
+  /* A pushed board: swapped in unless the page already shows that revision or a newer one. */
+  var heldPush = null;
+  function showPushedBoard(message) {
+    var current = game();
+    if (!current || message.version <= currentVersion()) return;
+    if (message.refresh) { window.location.reload(); return; }
+    if (typeof message.html !== "string") return;
+    var info = { elt: current, target: current, pushed: true };
+    if (!htmx.trigger(current, "htmx:beforeSwap", info)) return;
+    htmx.swap(current, message.html, { swapStyle: "outerHTML" }, { eventInfo: info });
+  }
+  function releaseHeldPush() {
+    if (!heldPush || (actionXhr && actionXhr.readyState !== 4)) return;
+    var message = heldPush;
+    heldPush = null;
+    showPushedBoard(message);
+  }
+
   /* Chat: clear the box once the server took the message. */
   document.addEventListener("htmx:afterRequest", function (event) {
     var form = event.target;
@@ -271,12 +397,13 @@
     }
   });
 
-  /* Countdowns: [data-countdown] holds seconds left when the fragment was rendered. */
+  /* Countdowns: [data-countdown] holds seconds left when the fragment was rendered. Always m:ss,
+     the format the server's first paint uses too (_table.html's countdown macro). */
   var countdownStarted = Date.now();
   function resetCountdowns() { countdownStarted = Date.now(); }
   function format(seconds) {
     var m = Math.floor(seconds / 60), s = seconds % 60;
-    return m > 0 ? m + ":" + (s < 10 ? "0" : "") + s : s + " s";
+    return m + ":" + (s < 10 ? "0" : "") + s;
   }
   setInterval(function () {
     var elapsed = Math.floor((Date.now() - countdownStarted) / 1000);

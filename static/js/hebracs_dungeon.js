@@ -98,6 +98,18 @@
     if (message) event.preventDefault();
   });
 
+  /* The spell book's fold of spells that cannot be cast now stays open or shut as the player
+     left it when the next board comes in. */
+  var othersOpen = null;
+  document.addEventListener("htmx:beforeSwap", function () {
+    var fold = document.getElementById("spells-others");
+    othersOpen = fold ? fold.open : null;
+  });
+  document.addEventListener("htmx:afterSwap", function () {
+    var fold = document.getElementById("spells-others");
+    if (fold && othersOpen) fold.open = true;
+  });
+
   function refresh() {
     document.querySelectorAll(".hd [data-pay]").forEach(updatePicker);
     document.querySelectorAll(".hd form").forEach(updatePicks);

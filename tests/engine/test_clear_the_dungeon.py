@@ -380,7 +380,7 @@ class TestAttack:
 
     def test_empty_position_cannot_be_targeted(self):
         s = game("J1", "5S 6D 2C")
-        illegal_play(s, "5S r7c2", "r7c2 is empty")
+        illegal_play(s, "5S r7c2", "the place in row 7, middle is empty")
 
     def test_card_not_in_hand(self):
         illegal_play(game("A"), "10H r7c1", "not in your hand")
@@ -787,12 +787,12 @@ class TestView:
         s = use(s, "KC")
         log = texts(cd.view(s, "p1")["log"])
         for line in (
-            "joker found at r7c2 — added to your hand",
-            "r7c1 revealed: J♥",
+            "Joker found in row 7, middle — added to your hand",
+            "J♥ revealed in row 7, left",
             "Turn 1: drew 3D 9C 4S",
             "K♣ defeated",
             "K♣ becomes an item",
-            "r6c2 revealed: Q♦",
+            "Q♦ revealed in row 6, right",
             "K♣: drew 7D",
         ):
             assert line in log
@@ -805,13 +805,13 @@ class TestLabels:
         s = play(game("C", "10S 3H 4S 10H 2C AD"), "10S r7c3", "3H r7c3", "4S r7c3", "10H r7c2")
         labels = {json.dumps(a, sort_keys=True): cd.action_label(s, a) for a in cd.legal_actions(s, "p1")}
         assert labels[json.dumps({"type": "play", "card": "2C", "target": "r7c2", "double": True}, sort_keys=True)] == (
-            "Play 2♣ doubled by K♠ on K♦ (r7c2)"
+            "Play 2♣ doubled by K♠ on the K♦"
         )
         assert labels[json.dumps({"type": "play", "card": "AD", "target": "r7c1"}, sort_keys=True)] == (
-            "Play A♦ on K♥ (r7c1)"
+            "Play A♦ on the K♥"
         )
         assert cd.action_label(s, {"type": "use_item", "item": "KS", "target": "r7c2"}) == (
-            "K♠: double the 10♥ on K♦ (r7c2)"
+            "K♠: double the 10♥ on the K♦"
         )
         assert cd.action_label(s, {"type": "end_turn"}) == "End turn: 2 cards become hits (2/5)"
         assert cd.action_label(s, {"type": "resign"}) == "Resign"

@@ -1,4 +1,5 @@
-"""Every game's view shares one envelope (``rules_engine.contract``): ``status``, ``seat``, ``log``.
+"""Every game's view shares one envelope (``rules_engine.contract``): ``status``, ``seat``, ``log``;
+a replay's ``full_view`` carries the spectator's.
 
 Each game is played at random from a few seeds; at every step each seat's and a spectator's view
 is checked: ``status`` is one of three words and moves only forward, it is ``finished`` exactly
@@ -38,6 +39,10 @@ def check_envelope(rules, state, seats):
         statuses.add(view["status"])
     for seat in seats:
         rules.legal_actions(state, seat)
+    # A replay's full view carries the spectator's envelope (it reveals, never re-tells, the game).
+    full, spectator = rules.full_view(state), rules.view(state, None)
+    assert (full["status"], full["seat"], full["log"]) == (spectator["status"], None, spectator["log"])
+    assert isinstance(full["revealed"], list)
     assert json.dumps(rules.dump(state), sort_keys=True) == before, "reading a state changed it"
     assert len(statuses) == 1, "every viewer sees the same status"
     return statuses.pop()

@@ -644,3 +644,73 @@ class TestMoreRulings:
         c = dc.new_game(12, ["P"], {"classes": {"P": "tank"}})
         assert a == b and a["deck"] != c["deck"]
         assert sorted(a["deck"]) == sorted(standard_deck())
+
+
+class TestDrawUntilDecided:
+    """One press for the draws of a fight that asks nothing of anyone: the lead's ``combat_draw``
+    repeated, each exactly as a single press would make it."""
+
+    @staticmethod
+    def single_steps(s, seat):
+        presses = 0
+        while {"type": "combat_draw", "critical_hit": False} in dc.legal_actions(s, seat):
+            s = act(s, seat, "combat_draw", critical_hit=False)
+            presses += 1
+        return s, presses
+
+    @pytest.mark.parametrize("seed", [1, 7, 23, 99, 2026])
+    def test_one_press_makes_the_same_game_as_the_single_draws(self, seed):
+        # A shuffled deal (not the stacked test shuffle) with a Queen on top: the fight's shuffles
+        # and draws come from the seed, and both ways must draw the very same cards.
+        s = dc.new_game(seed, ["P"], {"classes": {"P": "swordsman"}, "deck": ["QH"]})
+        s = act(s, "P", "draw_card")
+        assert {"type": "draw_until_decided"} in dc.legal_actions(s, "P")
+        stepped, presses = self.single_steps(s, "P")
+        pressed = act(s, "P", "draw_until_decided")
+        assert presses >= 2  # a Queen has 4 lives: never one exchange
+        assert dc.dump(pressed) == dc.dump(stepped)
+        assert pressed["phase"] in ("awaiting_reward", "game_over")
+        assert {"type": "draw_until_decided"} not in dc.legal_actions(pressed, "P")
+        # The log tells every exchange, as the single draws do.
+        exchanges = [e for e in pressed["log"] if e["event"] == "exchange_drawn"]
+        assert len(exchanges) == presses
+
+    def test_the_lead_rogue_decides_its_critical_hit_first(self):
+        s = given([("P", "rogue")], deck=["JH", *wins(3)])
+        s = act(s, "P", "draw_card")
+        kinds = [a["type"] for a in dc.legal_actions(s, "P")]
+        assert "draw_until_decided" not in kinds and "combat_draw" in kinds
+        rejected(s, "P", {"type": "draw_until_decided"}, match="Critical Hit")
+        s = act(s, "P", "combat_draw", critical_hit=True)
+        assert s["combat"]["crit_used"] and s["combat"]["boss_lives"] == 2
+        s = act(s, "P", "draw_until_decided")
+        assert s["phase"] == "awaiting_reward" and s["combat"]["boss_lives"] == 0
+
+    def test_not_while_a_helper_rogue_has_a_critical_hit_to_decide(self):
+        deck = ["JD", "5C", "6C", "2D", "3D", "9D", "4C"]
+        s = given([("A", "ninja"), ("B", "rogue")], deck=deck)
+        s = act(act(s, "A", "draw_card"), "B", "join_combat", join=True)
+        assert "draw_until_decided" not in [a["type"] for a in dc.legal_actions(s, "A")]
+        rejected(s, "A", {"type": "draw_until_decided"})
+
+    def test_only_the_lead_and_it_stops_when_the_lead_changes(self):
+        deck = ["JD", "9D", "2C", "9S", "3C", "5H", "6D", "8C"]
+        s = given(
+            [("A", "ninja"), ("B", "swordsman"), ("C", "tank")],
+            deck=deck,
+            lives={"A": 1},
+            positions={"A": (3, 3), "B": (3, 4), "C": (9, 9)},
+        )
+        s = act(act(s, "A", "draw_card"), "B", "join_combat", join=True)
+        rejected(s, "B", {"type": "draw_until_decided"}, match="lead")
+        s = act(s, "A", "draw_until_decided")
+        # A died in the first exchange: the fight goes on, but the next draws are B's to make.
+        assert char(s, "A")["status"] == "dead" and s["combat"]["exchange_number"] == 2
+        assert dc.view(s, None)["combat"]["lead"] == "B" and s["phase"] == "awaiting_combat_draw"
+        s = act(s, "B", "draw_until_decided")
+        assert s["combat"]["pending_rewards"] == ["B"]
+
+    def test_not_outside_the_fight_and_it_takes_no_parameters(self):
+        s = given([("P", "tank")], deck=["3C"])
+        rejected(s, "P", {"type": "draw_until_decided"}, match="drawing for a fight")
+        rejected(s, "P", {"type": "draw_until_decided", "times": 3}, error=InvalidAction)

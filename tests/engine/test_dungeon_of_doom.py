@@ -781,6 +781,8 @@ class TestHiddenInformation:
         state = act(state, "p2", "move", "N")
         (came,) = new_events(before, state, "p1", "came_into_view")
         assert (came["seat"], came["pos"]) == ("p2", [7, 5])
+        # Where from the reader, in words: the map shows no coordinates to look "[7, 5]" up on.
+        assert came["text"] == "p2 came into view 2 steps south of you."
         assert new_events(before, state, "p3", "came_into_view") == []
         assert new_events(before, state, "p3", "left_view") == []
         dead = dod.view(act(state, "p3", "drop"), "p3")

@@ -352,7 +352,7 @@ class TestPlaying:
         assert "Not usable right now: no face-up monster holds exactly one card." in body
         body = body_of(play_line(player, store, ["6C r7c1"]))
         assert "Not usable right now" not in body
-        assert "K♠: double the 6♣ on K♥ (r7c1)" in body
+        assert "K♠: double the 6♣ on the K♥" in body
         assert Page(body).select("#ctd-double")  # the switch for doubling while placing
         body = body_of(play_line(player, store, ["KS r7c1"]))
         assert Page(body).select('[data-attack-card="6C"]') and "12/13" in body

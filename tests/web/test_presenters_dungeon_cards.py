@@ -260,7 +260,11 @@ class TestDuel:
         assert slot.label == "The Jack draws" and duel.exchange.waiting == ["P"]
         [fighter] = duel.fighters
         assert (fighter.lead, fighter.challenger, fighter.css, fighter.chips) == (True, True, "fighter", [])
-        assert [(c.button.action["type"], c.css) for c in duel.buttons] == [("combat_draw", "primary")]
+        # The single draw stays the likely choice; the whole fight in one press is beside it.
+        assert [(c.button.action["type"], c.css, c.button.key) for c in duel.buttons] == [
+            ("combat_draw", "primary", "1"),
+            ("draw_until_decided", "", "2"),
+        ]
         assert duel.has_actions and not duel.dashing and not duel.stat_hint
         s = act(s, "P", "combat_draw")
         [matchup] = shown(s, "P")["duel"].last_exchange.matchups
@@ -460,8 +464,31 @@ class TestTurnPanel:
         assert out["turn_panel"].title == "Choose your class"
         chosen = [c.button.action["class"] for c in out["turn_panel"].class_choices if c.css == "primary"]
         assert chosen == ["tank"]
+        # Each class has its own key and says what it does, whichever are still free.
+        s = act(s, "p2", "choose_class", **{"class": "athlete"})
+        choices = shown(s, "p1")["turn_panel"].class_choices
+        keys = {c.button.action["class"]: c.button.key for c in choices}
+        assert keys == {
+            "ninja": "1",
+            "soldier": "3",
+            "tank": "4",
+            "rogue": "5",
+            "swordsman": "6",
+            "mage": "7",
+            "healer": "8",
+        }
+        healer = next(c for c in choices if c.button.action["class"] == "healer")
+        assert healer.what.startswith("At the start and at the end of your turn, every other character adjacent")
+        assert [b.key for b in scene(s, "p1").buttons if b.action["type"] == "start_game"] == [None]
         assert out["board"] is None and out["party"] is None and out["piles"] is None
         assert shown(s, None)["status"].headline == "Choosing classes."
+
+
+class TestTableTalk:
+    def test_chat_and_the_turn_sound_are_for_a_party_only(self):
+        assert not shown(given([("P", "ninja")], deck=["3C"]), "P")["table_talk"]
+        party = given([("A", "ninja"), ("B", "tank")], deck=["3C"])
+        assert shown(party, "A")["table_talk"] and shown(party, None)["table_talk"]
 
 
 class TestPartyAndPiles:

@@ -7,8 +7,11 @@ put the players exactly where each case needs them.
 from __future__ import annotations
 
 import rules_engine
+from tests.page import Page
 from webapp.play import ActionButton
 from webapp.presenters import Scene, present
+from webapp.presenters.dungeon_map import dungeon_svg
+from webapp.presenters.dungeon_of_doom import token_marks
 
 RULES = rules_engine.get("dungeon-of-doom")
 NAMES = {"p1": "Ada", "p2": "Bob"}
@@ -83,7 +86,8 @@ class TestWhoseTurn:
         assert context["can_join"]
         assert context["field"] is None and context["adventurer"] is None
         assert context["blind_note"] == (
-            "Spectators see the dungeon when the game ends; follow the table and the log meanwhile."
+            "Spectators see the dungeon when the game ends, and then its replay shows the whole map and "
+            "every move; follow the table and the log meanwhile."
         )
 
     def test_a_seat_without_a_name_is_called_by_its_seat(self):
@@ -197,15 +201,27 @@ class TestTheEnd:
 
     def test_the_whole_map_is_revealed_with_the_exit_under_the_winner(self):
         cells = page(after(purse(), *ADA_WINS), None)["final_cells"]
+        # Each token says whose it is: the initial of the player's name.
         assert cells == [
-            {"pos": [0, 0], "tile": "wall", "item": None, "player": None},
-            {"pos": [0, 1], "tile": "floor", "item": None, "player": "p2"},
-            {"pos": [0, 2], "tile": "floor", "item": None, "player": None},
-            {"pos": [0, 3], "tile": "floor", "item": {"kind": "gold", "amount": 1}, "player": None},
-            {"pos": [0, 4], "tile": "floor", "item": None, "player": None},
-            {"pos": [0, 5], "tile": "exit", "item": None, "player": "p1"},
-            {"pos": [0, 6], "tile": "wall", "item": None, "player": None},
+            {"pos": [0, 0], "tile": "wall", "item": None, "player": None, "mark": None},
+            {"pos": [0, 1], "tile": "floor", "item": None, "player": "p2", "mark": "B"},
+            {"pos": [0, 2], "tile": "floor", "item": None, "player": None, "mark": None},
+            {"pos": [0, 3], "tile": "floor", "item": {"kind": "gold", "amount": 1}, "player": None, "mark": None},
+            {"pos": [0, 4], "tile": "floor", "item": None, "player": None, "mark": None},
+            {"pos": [0, 5], "tile": "exit", "item": None, "player": "p1", "mark": "A"},
+            {"pos": [0, 6], "tile": "wall", "item": None, "player": None, "mark": None},
         ]
+
+    def test_the_final_map_labels_each_token_and_names_it_in_a_legend(self):
+        cells = page(after(purse(), *ADA_WINS), "p2")["final_cells"]
+        svg = Page(str(dungeon_svg(cells, "p2", NAMES)))
+        assert svg.texts("svg.dungeon g.player text") == ["B", "A"]
+        assert svg.texts(".token-legend li > span") == ["B: Bob (you)", "A: Ada"]
+
+    def test_clashing_initials_get_a_second_letter_then_the_seat_number(self):
+        final = {"players": [{"seat": s} for s in ("p1", "p2", "p3", "p4")]}
+        names = {"p1": "Ann", "p2": "Bob", "p3": "Abe", "p4": "Abe"}
+        assert token_marks(final, names) == {"p1": "An", "p2": "B", "p3": "A3", "p4": "A4"}
 
     def test_when_everyone_leaves_nobody_escaped(self):
         state = after(ledge(), ("p1", {"type": "leave"}), ("p2", {"type": "leave"}))

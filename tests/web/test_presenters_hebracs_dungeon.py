@@ -135,6 +135,10 @@ class TestDealA:
         assert page["bag"]["under_map"] and page["bag"]["count"] == "0 treasures"
         assert page["spellbook"]["hint"] == "0 magic points in potions"
         assert spell(page, "healing")["state"] == "Not now: you have no magic potion"
+        # Nothing castable: the book is only its fold of the rest, each with its reason.
+        book = page["spellbook"]
+        assert book["ready"] == [] and book["others"] == book["spells"]
+        assert book["others_title"] == f"Other spells ({len(book['spells'])})"
         assert spell(page, "healing")["cost"] == "2 per life point" and spell(page, "teleport")["cost"] == "8 points"
 
     def test_a_battle_forecasts_the_card_that_wins_and_tells_the_last_attack(self):
@@ -211,6 +215,11 @@ class TestDealA:
         assert healing["scaled"] == {"per": 2, "cap": 7, "unit": "life point"}
         assert healing["say"]["units_other"] == "{units} life points"
         assert spell(page, "genie_of_luck")["state"] == "Not now: needs 11 points, your potions give 9"
+        # What can be cast now is listed first; the rest is folded, in the book's own order.
+        book = page["spellbook"]
+        assert "teleport" in [s["id"] for s in book["ready"]] and all(s["ready"] for s in book["ready"])
+        assert [s["id"] for s in book["others"]] == [s["id"] for s in book["spells"] if not s["ready"]]
+        assert "genie_of_luck" in [s["id"] for s in book["others"]]
         aims = [a["id"] for c in page["level"]["cells"] for a in c["aims"]]
         assert "aim-teleport-2-3" in aims
         assert "t-teleport" in cell(page, "2,3")["classes"]

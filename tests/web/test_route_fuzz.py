@@ -111,6 +111,8 @@ class World:
     created: list[WorldGame] = field(default_factory=list)  # games the fuzzed requests made: targets too
     tracebacks: list[str] = field(default_factory=list)
     baseline: dict | None = None  # the fingerprint as the last example left the database
+    challenge: str = ""  # a challenge made from solo_finished's deal (/c/<token>)
+    export: bytes = b""  # solo_finished's replay file, for the import route
 
     def __repr__(self) -> str:  # Hypothesis prints the fixture with a failing example: keep it short
         return f"<world: {', '.join(f'{name}={g.id}' for name, g in self.games.items())}, {len(self.created)} made>"
@@ -212,6 +214,12 @@ def world(tmp_path_factory):
     w = World(app=app, store=store, spectator=Browser(app), stranger=Browser(app))
     for name, build in BUILDERS.items():
         w.games[name] = build(w)
+    finished_player = w.games["solo_finished"].seats[0][1]
+    made = finished_player.post(f"/g/{w.games['solo_finished'].id}/challenge")
+    assert made.status_code == 303, made.get_data(as_text=True)[:500]
+    w.challenge = made.headers["Location"].rsplit("/", 1)[1]
+    w.export = finished_player.http.get(f"/g/{w.games['solo_finished'].id}/replay.json").get_data()
+    assert w.export.startswith(b"{"), w.export[:300]
     catcher = Tracebacks(w.tracebacks)
     logging.getLogger("delve.errors").addHandler(catcher)
     yield w
@@ -595,6 +603,22 @@ RUNNING = ("solo_running", "dod_running", "dc_running") * 3
 FINISHED = ("solo_finished", "dod_finished") * 3
 
 
+REPLAY_QUERY = {
+    "step": Field(st.integers(0, 12).map(str), odd | st.integers(-5, 10**12).map(str)),
+    "as": Field(sampled(["all", "p1", "p2"]), odd | sampled(["p9", "", "ALL"])),
+    "seq": Field(st.integers(0, 30).map(str), odd),
+}
+# A replay file: solo_finished's own ("EXPORT", swapped in when the request is built), one cut short,
+# one with a step changed, or anything at all.
+replay_files = st.one_of(
+    st.just(b"EXPORT"),
+    st.just(b"EXPORT-CUT"),
+    st.just(b"EXPORT-TWEAKED"),
+    json_values.map(lambda v: json.dumps(v).encode()),
+    st.binary(max_size=300),
+)
+TOKENS = ["real"] * 4 + ["A" * 16, "x" * 300, "%00", "..", "short"]
+
 GAME_ID = "<game_id>"
 ROUTES: dict[str, Route] = {
     "/": Route("GET", examples=22),
@@ -619,6 +643,15 @@ ROUTES: dict[str, Route] = {
         near=("dod_waiting", "dod_running", "dc_running", "dod_finished") * 2,
     ),
     "/g/<game_id>/again": Route("POST", examples=90, near=FINISHED),
+    "/g/<game_id>/replay": Route("GET", REPLAY_QUERY, examples=90, near=FINISHED),
+    "/g/<game_id>/replay.json": Route("GET", examples=45, near=FINISHED),
+    "/g/<game_id>/challenge": Route("POST", examples=60, near=FINISHED),
+    "/c/<token>": Route("GET", examples=30),
+    "/c/<token>/play": Route("POST", {"name": Field(names)}, examples=45),
+    "/daily/<slug>": Route("GET", examples=30),
+    "/daily/<slug>/play": Route("POST", {"name": Field(names)}, examples=45),
+    "/replays/import": Route("GET", examples=15),
+    "/replays": Route("POST", files=True, examples=60),
 }
 SLUGS = [e.slug for e in GAMES]
 GARBAGE_IDS = {
@@ -698,6 +731,7 @@ def requests_to(draw, rule: str):
         "method": route.method,
         "game": None,
         "slug": None,
+        "token": None,
         "client": "seated",
         "seat_index": draw(st.integers(0, 3)),
         "csrf": "right",
@@ -730,6 +764,8 @@ def requests_to(draw, rule: str):
         )
     if "<slug>" in rule:
         req["slug"] = draw(st.sampled_from(SLUGS if near else SLUGS + GARBAGE_SLUGS))
+    if "<token>" in rule:
+        req["token"] = draw(st.sampled_from(TOKENS[:4] if near else TOKENS))
     fields = route.fields
     if rule == "/games":  # the chosen game's own fields; the others' only now and then
         game = draw(st.sampled_from(SLUGS))
@@ -750,7 +786,9 @@ def requests_to(draw, rule: str):
         req["fields"][draw(st.sampled_from(sorted(fields)))] = draw(huge)
     if not near or draw(st.booleans()):
         req["extra"] = draw(st.dictionaries(EXTRA_NAMES, odd, max_size=3))
-    if route.files and draw(st.integers(0, 3)) == 0:
+    if rule == "/replays" and (near or draw(st.booleans())):
+        req["files"]["file"] = (draw(replay_files), draw(st.sampled_from(["game.json", "", "../x", "g\x00.json"])))
+    elif route.files and draw(st.integers(0, 3)) == 0:
         req["files"]["map_file"] = (
             draw(map_files),
             draw(st.sampled_from(["map.txt", "", "../../etc/passwd", "m\x00.txt"])),
@@ -766,6 +804,7 @@ def known(rule: str, game: str | None = None, **changes) -> dict:
         "method": ROUTES[rule].method,
         "game": game,
         "slug": None,
+        "token": None,
         "client": "seated",
         "seat_index": 0,
         "csrf": "right",
@@ -806,7 +845,8 @@ def build(world: World, req: dict):
     if req["game"] == "created" and world.created:
         game = world.created[req["pick"] % len(world.created)]
     path_id = game.id if game else GARBAGE_IDS.get(req["game"] or "", "")
-    path = req["rule"].replace(GAME_ID, path_id).replace("<slug>", req["slug"] or "")
+    token = world.challenge if req.get("token") == "real" else req.get("token") or ""
+    path = req["rule"].replace(GAME_ID, path_id).replace("<slug>", req["slug"] or "").replace("<token>", token)
     # Who asks.
     seat, browser, cookie = None, None, None
     if req["client"] == "seated":
@@ -868,7 +908,7 @@ def build(world: World, req: dict):
             for one in value if isinstance(value, list) else [value]:
                 data.add(name, one)
         for name, (content, filename) in req["files"].items():
-            data.add(name, (io.BytesIO(content), filename))
+            data.add(name, (io.BytesIO(replay_file(world, content)), filename))
         kwargs["data"] = data
         if encoding == "multipart":
             kwargs["content_type"] = "multipart/form-data"
@@ -877,6 +917,18 @@ def build(world: World, req: dict):
         mode == "header" or (mode == "right" and encoding in ("form", "multipart"))
     )
     return client, req["method"], path, kwargs, cookie, session_token
+
+
+def replay_file(world: World, content: bytes) -> bytes:
+    """A drawn file's bytes, with the world's own replay file where the draw named it."""
+    if not content.startswith(b"EXPORT"):
+        return content
+    document = json.loads(world.export)
+    if content == b"EXPORT-CUT":
+        document["actions"] = document["actions"][:-1]
+    elif content == b"EXPORT-TWEAKED" and document["actions"]:
+        document["actions"][0]["action"] = {"type": "play", "card": "ZZ"}
+    return json.dumps(document).encode()
 
 
 def remember_created(world: World, client, before: dict, after: dict) -> None:
@@ -1036,6 +1088,19 @@ test_fuzz_chat = fuzz(
     "/g/<game_id>/chat", known("/g/<game_id>/chat", "dod_finished", fields={"text": "\x00\u202e" * 300})
 )
 test_fuzz_again = fuzz("/g/<game_id>/again", known("/g/<game_id>/again", "dod_running"))
+test_fuzz_replay = fuzz(
+    "/g/<game_id>/replay",
+    known("/g/<game_id>/replay", "dod_running", fields={"step": "1", "as": "p1"}),
+    known("/g/<game_id>/replay", "solo_finished", fields={"seq": "9" * 12}),
+)
+test_fuzz_replay_file = fuzz("/g/<game_id>/replay.json", known("/g/<game_id>/replay.json", "solo_running"))
+test_fuzz_challenge = fuzz("/g/<game_id>/challenge", known("/g/<game_id>/challenge", "solo_finished"))
+test_fuzz_challenge_page = fuzz("/c/<token>", known("/c/<token>", token="real"))
+test_fuzz_challenge_play = fuzz("/c/<token>/play", known("/c/<token>/play", token="real", fields={"name": "Bea"}))
+test_fuzz_daily = fuzz("/daily/<slug>", known("/daily/<slug>", slug="dungeon-of-doom"))
+test_fuzz_daily_play = fuzz("/daily/<slug>/play", known("/daily/<slug>/play", slug="clear-the-dungeon"))
+test_fuzz_import_form = fuzz("/replays/import")
+test_fuzz_import = fuzz("/replays", known("/replays", files={"file": (b"EXPORT", "game.json")}))
 
 
 def test_every_route_of_the_app_is_fuzzed(world):

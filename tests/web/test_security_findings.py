@@ -115,9 +115,13 @@ class TestNobodyCopiesSecretOptions:
 
 class TestOnlyAFreshSecretDealRanks:
     def test_options_changed_in_the_engines_own_lobby_mark_the_escape_a_set_deal(self, app, seat_client, store):
-        # The table opens with a shuffled deck; the host starts before choosing a class, so the
-        # engine's own lobby takes update_options, and stacks the deck there.
-        t = CardsTable(app, seat_client, (None,), markers=None)
+        # The table opens with a shuffled deck. The waiting room starts a game only with a class for
+        # every seat, so the engine's own lobby is reached through ruling 58: a leaver during setup
+        # leaves a lone Mage, who must choose again; there the host's update_options stacks the deck.
+        t = CardsTable(app, seat_client, ("mage", "tank"), start=False)
+        t.start()
+        t.act("p2", {"type": "leave_game"})
+        assert t.state()["status"] == "lobby"
         t.act(
             "p1",
             {

@@ -69,3 +69,36 @@ def present(template_dir: str, scene: Scene) -> dict:
     """The template context the game's presenter adds for ``scene`` ({} without a presenter)."""
     presenter = presenter_for(template_dir)
     return presenter(scene) if presenter is not None else {}
+
+
+# --- The end of a solo game, as its result box tells it ----------------------------------------
+
+
+def player_name(scene: Scene) -> str:
+    """How a page names the player of a solo game to onlookers: the seat's name where the page
+    has one (``names``, as ``rendering.name_seats`` uses), else "The player"."""
+    seat = next(iter(scene.result["scores"]), None) if scene.result else scene.view.get("player")
+    name = scene.names.get(seat) if seat else None
+    return name or "The player"
+
+
+def solo_ending(scene: Scene, *, won_heading: str, text: str) -> dict | None:
+    """What ``result_box`` shows this viewer of a finished solo game, None while it runs.
+
+    ``won``: the player won (the box celebrates; otherwise it is sober and ``text`` says why);
+    ``heading``; ``text``: the end in a sentence, already in the viewer's person (the player reads
+    "You …", an onlooker the player's name); ``score``; ``record``: whether this page shows where
+    the game leaves its player's record (only the player's own page does; ``games.render_game``
+    adds the ``standing``), for ``game``."""
+    result = scene.result
+    if not result:
+        return None
+    won = bool(result["winners"])
+    return {
+        "won": won,
+        "heading": won_heading if won else "Game over",
+        "text": text,
+        "score": next(iter(result["scores"].values()), 0),
+        "record": scene.seat is not None,
+        "game": scene.rules.slug,
+    }

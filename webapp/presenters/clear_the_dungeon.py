@@ -15,7 +15,7 @@ from rules_engine.cards import Card
 from rules_engine.text import counted
 
 from ..play import ActionButton
-from . import Scene
+from . import Scene, solo_ending
 from .controls import buttons_by_type
 
 MONSTER_KEYS = "abcefghijklmnopqrstuvwyz"
@@ -44,6 +44,7 @@ def present(scene: Scene) -> dict:
     # The attack phase: the player may place cards, use items and end the turn (no K♦ decision open).
     attacking = acting and not view["pending"]
     end_turn = by_type.get("end_turn", [])
+    end_turn_button = end_turn[0] if attacking and end_turn else None
     fatal = bool(view["end_turn_cost"] and view["end_turn_cost"]["fatal"])
     return {
         "root_attrs": Markup(' data-status="{}"').format(view["ending"] or view["status"]),
@@ -51,14 +52,18 @@ def present(scene: Scene) -> dict:
         "attacking": attacking,
         "status_line": status_line(scene),
         "final_result": scene.result,  # the engine's, with its sentence of how the score came about
+        # The sentence reads the same to the player and to onlookers ("Five hits after 9 turns.").
+        "ending": solo_ending(scene, won_heading="Dungeon cleared!", text=scene.result["text"] if scene.result else ""),
         "peek": peek(view, by_type, acting),
         "dungeon_slots": dungeon(view, acting),
         "monster_total": rules.MONSTERS,
         "power_legend": power_legend(rules),
         "hand": hand(rules, view["hand"]),
         "offer_double": attacking and "KS" in view["inventory"],
-        "end_turn_button": end_turn[0] if attacking and end_turn else None,
-        "end_turn_fatal": attacking and fatal,
+        "end_turn_button": end_turn_button,
+        # The engine decides: its forecast of the fifth hit, or its loss_warning (which also knows
+        # an empty power deck); the warning's sentence is what the page shows.
+        "end_turn_fatal": bool(end_turn_button and (end_turn_button.warning or fatal)),
         "max_hits": rules.MAX_HITS,
         "hits_danger": view["hits_left"] <= 1,
         "hits_warning": (

@@ -63,7 +63,7 @@ TURN_ACTIONS = frozenset(
         "discard_to_limit",
     )
 )
-FIGHT_ACTIONS = ("join_combat", "combat_draw", "critical_hit", "choose_stat")
+FIGHT_ACTIONS = ("join_combat", "combat_draw", "draw_until_decided", "critical_hit", "choose_stat")
 FIGHT_EVENTS = frozenset(
     (
         "exchange_started",
@@ -98,6 +98,16 @@ class Choice:
 
     button: ActionButton
     css: str = ""
+
+
+@dataclass(frozen=True)
+class ClassChoice:
+    """A class button (only in the engine's own lobby, which a table reaches again when ruling 58
+    leaves a lone Mage or Healer): its fixed key, and what the class does."""
+
+    button: ActionButton
+    css: str
+    what: str
 
 
 @dataclass(frozen=True)
@@ -339,7 +349,7 @@ class Placing:
 @dataclass(frozen=True)
 class TurnPanel:
     title: str
-    class_choices: list[Choice]
+    class_choices: list[ClassChoice]
     start_buttons: list[ActionButton]
     placing: Placing | None
     draw: ActionButton | None
@@ -402,19 +412,26 @@ class Leave:
 # ---- The presenter ---------------------------------------------------------------------------
 
 
-# Digits pick choices; the dash takes the arrow keys and 0 (drawn by the page), and leaving or one
-# of many board squares gets no key.
+# Digits pick choices; the dash takes the arrow keys and 0 (drawn by the page), and leaving, the
+# engine lobby's start or one of many board squares gets no key.
 KEYS = {
     "leave_game": (None, None),
+    "start_game": (None, None),  # the class buttons' fixed keys (CLASS_KEYS) would collide with the next digit
     "place_marker": (None, None),
     "choose_start": (None, None),
     "dash": (None, None),
 }
 
 
+# Each class keeps one key however many are taken (the order of the rules' class list).
+CLASS_ORDER = ("ninja", "athlete", "soldier", "tank", "rogue", "swordsman", "mage", "healer")
+CLASS_KEYS = {cls: str(n) for n, cls in enumerate(CLASS_ORDER, 1)}
+
+
 def present(scene: Scene) -> dict:
     page = _Page(scene)
     return {
+        "table_talk": len(scene.view["players"]) > 1,
         "fresh": fresh_in(scene.new_log),
         "your_turn": page.my_turn,
         "status": status(page),
@@ -912,7 +929,11 @@ def turn_panel(page: _Page) -> TurnPanel | None:
     return TurnPanel(
         title=title,
         class_choices=[
-            Choice(b, "primary" if view["classes"].get(seat) == b.action["class"] else "")
+            ClassChoice(
+                replace(b, key=CLASS_KEYS.get(b.action["class"])),
+                "primary" if view["classes"].get(seat) == b.action["class"] else "",
+                page.data.CLASSES[b.action["class"]]["summary"],
+            )
             for b in page.buttons("choose_class")
         ],
         start_buttons=page.buttons("start_game"),

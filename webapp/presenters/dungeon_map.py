@@ -5,7 +5,8 @@ every board (every push to every seat): a template expression per coordinate esc
 thousands of numbers a second under load. The only text that comes from people, a player's
 name, is escaped; everything else is numbers and fixed words.
 
-``cells``: ``[{pos: [r, c], tile, item, player}]`` drawn bright; ``remembered``:
+``cells``: ``[{pos: [r, c], tile, item, player}]`` drawn bright (a cell's optional ``mark`` is
+written on its player's token, and a legend after the map names each mark); ``remembered``:
 ``[{pos, tile, item}]`` drawn dim, before them; ``me``: this seat or None.
 
 >>> svg = dungeon_svg([{"pos": [1, 1], "tile": "floor", "item": None, "player": "p2"}], "p1", {"p2": "<Bo>"})
@@ -56,15 +57,43 @@ def _tile(tile: str, x: int, y: int) -> str:
     return f'<rect x="{x + 0.3}" y="{y + 0.3}" width="9.4" height="9.4" rx="1" fill="#3b3544"/>'
 
 
-def _player(player: str, you: bool, names: dict, x: int, y: int) -> str:
+def _player(player: str, you: bool, names: dict, x: int, y: int, mark: str | None = None) -> str:
     title = "You" if you else escape(names.get(player, player))
-    return (
+    token = (
         f'<g class="player{" you" if you else ""}"><title>{title}</title>'
         f'<circle cx="{x + 5}" cy="{y + 5}" r="4.3" fill="{"#f0b84a" if you else "#7cc4ff"}" stroke="#15131a"'
         ' stroke-width=".7"/>'
-        f'<circle cx="{x + 5}" cy="{y + 3.6}" r="1.3" fill="#15131a"/>'
+    )
+    if mark:
+        # A marked token says whose it is (the legend beside the map spells the names out).
+        # Its look is in attributes too: the legend draws the same token outside the map's CSS.
+        return (
+            token + f'<text x="{x + 5}" y="{y + 6.8}" class="glyph player" text-anchor="middle" font-size="5"'
+            f' font-weight="700" font-family="system-ui, sans-serif" fill="#15131a">{escape(mark)}</text></g>'
+        )
+    return (
+        token + f'<circle cx="{x + 5}" cy="{y + 3.6}" r="1.3" fill="#15131a"/>'
         f'<path d="M{x + 2.8} {y + 7.8}a2.2 2.6 0 0 1 4.4 0z" fill="#15131a"/></g>'
     )
+
+
+def _token_legend(cells: list[dict], me: str | None, names: dict) -> str:
+    """Who each marked token is, in the marks' order on the map (top row first)."""
+    entries = []
+    for cell in cells:
+        player, mark = cell.get("player"), cell.get("mark")
+        if not (player and mark):
+            continue
+        you = bool(me) and player == me
+        swatch = (
+            '<svg class="token-swatch" viewBox="0 0 10 10" width="20" height="20" aria-hidden="true">'
+            f"{_player(player, you, names, 0, 0, mark)}</svg>"
+        )
+        name = escape(names.get(player, player)) + (" (you)" if you else "")
+        entries.append(f"<li>{swatch} <span>{escape(mark)}: {name}</span></li>")
+    if not entries:
+        return ""
+    return '<ul class="map-legend token-legend" aria-label="Who is who on the map">' + "".join(entries) + "</ul>"
 
 
 def dungeon_svg(
@@ -73,7 +102,10 @@ def dungeon_svg(
     names: dict | None = None,
     label: str = "Dungeon map",
     remembered: list[dict] | None = None,
+    trails: list[dict] | None = None,
 ) -> Markup:
+    """The map as SVG; ``trails`` (a replay's, ``presenters.dungeon_of_doom.trails``) are drawn
+    over the floor and under the tokens, with a legend of whose path is which colour."""
     names = names or {}
     remembered = remembered or []
     every = remembered + cells
@@ -92,6 +124,7 @@ def dungeon_svg(
         f'<rect x="{left * 10 - 1}" y="{top * 10 - 1}" width="{cols * 10 + 2}" height="{rows * 10 + 2}"'
         ' fill="#0d0b10"/>',
     ]
+    tokens: list[str] = []
     for group, dim in ((remembered, True), (cells, False)):
         for cell in group:
             y, x = cell["pos"][0] * 10, cell["pos"][1] * 10
@@ -101,14 +134,41 @@ def dungeon_svg(
             out.append(_tile(cell["tile"], x, y))
             if item and not player:
                 out.append(_item(item, x, y))
+            # With paths to draw, tokens wait until after them (over the paths, not under);
+            # otherwise each stays in its cell's group.
+            drawn_on = tokens if trails else out
             if player:
-                out.append(_player(player, bool(me) and player == me, names, x, y))
+                drawn_on.append(_player(player, bool(me) and player == me, names, x, y, cell.get("mark")))
                 if item:
                     # What the player stands on would hide under the token: drawn on top, half
                     # size, in the tile's top-right corner, so an item to pick up stays in sight.
-                    out.append(f'<g transform="translate({x + 5} {y}) scale(.5) translate({-x} {-y})">')
-                    out.append(_item(item, x, y))
-                    out.append("</g>")
+                    drawn_on.append(f'<g transform="translate({x + 5} {y}) scale(.5) translate({-x} {-y})">')
+                    drawn_on.append(_item(item, x, y))
+                    drawn_on.append("</g>")
             out.append("</g>")
+    out.extend(_trail(trail) for trail in trails or [])
+    out.extend(tokens)
     out.append("</svg>")
+    out.append(_token_legend(cells, me, names))
+    out.append(_trail_legend(trails or []))
     return Markup("\n".join(out))
+
+
+def _trail(trail: dict) -> str:
+    points = " ".join(f"{col * 10 + 5},{row * 10 + 5}" for row, col in trail["squares"])
+    return (
+        f'<polyline class="trail" points="{points}" fill="none" stroke="{trail["colour"]}" stroke-width="1.6"'
+        ' stroke-linecap="round" stroke-linejoin="round" stroke-opacity=".85"/>'
+    )
+
+
+def _trail_legend(trails: list[dict]) -> str:
+    if not trails:
+        return ""
+    entries = "".join(
+        f'<li><svg class="token-swatch" viewBox="0 0 20 10" width="28" height="14" aria-hidden="true">'
+        f'<path d="M1 5h18" stroke="{t["colour"]}" stroke-width="3" stroke-linecap="round"/></svg>'
+        f"{escape(t['name'])}'s path ({len(t['squares'])} squares)</li>"
+        for t in trails
+    )
+    return f'<ul class="map-legend trail-legend" aria-label="Whose path is which colour">{entries}</ul>'

@@ -60,12 +60,14 @@ def present(scene: Scene) -> dict:
         "result_title": "You won!" if result and seat in result["winners"] else "Game over",
         "final_rows": final_rows(view["final"], result, seat, names) if view["final"] and result else [],
         "map_title": map_title(view["map"]),
-        "final_cells": final_cells(view["final"]) if view["final"] else None,
+        "final_cells": final_cells(view["final"], token_marks(view["final"], names)) if view["final"] else None,
+        "final_trails": trails(view.get("trails"), names),
         "field": field(view) if alive else None,
         "blind_note": (
             "You can no longer see the dungeon."
             if seat
-            else "Spectators see the dungeon when the game ends; follow the table and the log meanwhile."
+            else "Spectators see the dungeon when the game ends, and then its replay shows the whole map and "
+            "every move; follow the table and the log meanwhile."
         ),
         "adventurer": adventurer(me, view["map"]["target_gold"]) if alive else None,
         "move_pad": move_pad(by_type.get("move", [])),
@@ -134,17 +136,73 @@ def map_title(game_map: dict) -> str:
     return game_map["name"]
 
 
-def final_cells(final: dict) -> list[dict]:
+def final_cells(final: dict, marks: dict[str, str] | None = None) -> list[dict]:
     """The whole map at the end, one cell per tile (``dungeon_svg``'s cells): the terrain beneath
     (an exit stays an exit under gold or a player, ruling 20), the item with its amount, and
-    whoever stands there on top."""
+    whoever stands there on top with the ``mark`` written on their token (``token_marks``)."""
+    marks = marks or {}
     items = {tuple(it["pos"]): {"kind": it["kind"], "amount": it["amount"]} for it in final["items"]}
     standing = {tuple(p["pos"]): p["seat"] for p in final["players"] if p["pos"]}
+    cells = []
+    for r, row in enumerate(final["terrain"]):
+        for c, ch in enumerate(row):
+            player = standing.get((r, c))
+            cells.append(
+                {
+                    "pos": [r, c],
+                    "tile": TILES.get(ch, "floor"),
+                    "item": items.get((r, c)),
+                    "player": player,
+                    "mark": marks.get(player) if player else None,
+                }
+            )
+    return cells
+
+
+TRAIL_COLOURS = ("#ff8a80", "#8fdc9a", "#c9a7ff", "#ffd166", "#7cc4ff", "#ff9ad5", "#9ee6e0", "#f4a261")
+"""One colour a seat, in seat order: paths that cross stay told apart."""
+
+
+def trails(paths: dict | None, names: dict[str, str]) -> list[dict]:
+    """A replay's paths (``{seat: [[row, col], …]}``, from ``replays``) as ``dungeon_svg`` draws
+    them: each seat's squares, its colour and its name, in seat order; [] outside a replay."""
+    if not paths:
+        return []
+    ordered = sorted(paths, key=lambda seat: (len(seat), seat))
     return [
-        {"pos": [r, c], "tile": TILES.get(ch, "floor"), "item": items.get((r, c)), "player": standing.get((r, c))}
-        for r, row in enumerate(final["terrain"])
-        for c, ch in enumerate(row)
+        {
+            "seat": seat,
+            "name": names.get(seat, seat),
+            "colour": TRAIL_COLOURS[index % len(TRAIL_COLOURS)],
+            "squares": paths[seat],
+        }
+        for index, seat in enumerate(ordered)
     ]
+
+
+def token_marks(final: dict, names: dict[str, str]) -> dict[str, str]:
+    """What each token on the final map says, so the whole table can tell who ended where: the
+    name's initial, two letters where initials clash, the seat's number where those clash too.
+
+    >>> token_marks({"players": [{"seat": s} for s in ("p1", "p2", "p3", "p4")]},
+    ...             {"p1": "Ann", "p2": "bob", "p3": "Abe", "p4": "Abe"})
+    {'p1': 'An', 'p2': 'B', 'p3': 'A3', 'p4': 'A4'}
+    """
+    seats = [p["seat"] for p in final["players"]]
+    shown = {seat: (names.get(seat) or seat).strip() or seat for seat in seats}
+
+    def clashing(marks: dict[str, str]) -> set[str]:
+        counts: dict[str, int] = {}
+        for mark in marks.values():
+            counts[mark] = counts.get(mark, 0) + 1
+        return {seat for seat, mark in marks.items() if counts[mark] > 1}
+
+    marks = {seat: shown[seat][:1].upper() for seat in seats}
+    for seat in clashing(marks):
+        marks[seat] = shown[seat][:1].upper() + shown[seat][1:2].lower()
+    for seat in clashing(marks):
+        marks[seat] = shown[seat][:1].upper() + seat.lstrip("p")
+    return marks
 
 
 def field(view: dict) -> dict:

@@ -19,7 +19,7 @@ from rules_engine.games.hebracs_dungeon import data
 from rules_engine.text import counted
 
 from ..rendering import pretty_cards
-from . import Scene
+from . import Scene, player_name, solo_ending
 from .controls import buttons_by_type
 
 PHASE_TEXT = {
@@ -62,12 +62,16 @@ NEWS_SHOWN = 6
 def present(scene: Scene) -> dict:
     view = scene.view
     page = Page(scene)
+    told = ending_text(scene)
     return {
         "news": [entry["text"] for entry in scene.new_log[-NEWS_SHOWN:]],
         "root_class": f"hd phase-{view['phase']}",
         "player": page.player,
         "controls": page.controls,
-        "status_line": status_line(view, page.player, scene.result, page.by_type),
+        "status_line": status_line(view, page.player, scene.result and {**scene.result, "text": told}, page.by_type),
+        "ending": solo_ending(
+            scene, won_heading="Victory!" if page.player else f"{player_name(scene)} won!", text=told
+        ),
         "result_details": result_details(scene.result) if scene.result else "",
         "hero": hero(view, page.player),
         "bag": bag(view, page),
@@ -139,6 +143,28 @@ def status_line(view: dict, player: bool, result: dict | None, by_type: dict) ->
         "lead": "Watching live.",
         "text": f"Only the player who started this game can act. {phase_text}",
     }
+
+
+WATCHED_ENDINGS = {
+    "victory": "Victory! {name} holds the four legendary treasures.",
+    "death": "{name} died in Hebrac's Dungeon.",
+    "stranded": "Stranded: the Hand Deck ran out of cards.",
+    "resigned": "{name} gave up the quest.",
+}
+"""The engine's endings (``scoring.ENDINGS``) as an onlooker reads them: the player by name."""
+
+
+def ending_text(scene: Scene) -> str:
+    """The result's sentence in the viewer's person ("" while the game runs): the engine's for the
+    player; for an onlooker the same ending, cause of death and score, naming the player."""
+    result = scene.result
+    if not result:
+        return ""
+    if scene.seat is not None or result["reason"] not in WATCHED_ENDINGS:
+        return str(result["text"])
+    ending = WATCHED_ENDINGS[result["reason"]].format(name=player_name(scene))
+    score = next(iter(result["scores"].values()), 0)
+    return " ".join(filter(None, (ending, result.get("cause", ""), f"Score {score}.")))
 
 
 def result_details(result: dict) -> str:
@@ -870,4 +896,15 @@ def spellbook(view: dict, page: Page) -> dict:
                 f"{spell_form(sid)}-p", "a_potions[]", items, cast["potions"], spec["cost"], "points", scaled=scaled
             )
         spells.append(entry)
-    return {"hint": hint, "spells": spells, "stone_say": "{n} chosen.", "stone_chosen": "0 chosen."}
+    # What can be cast now comes first; the rest waits folded, each with its reason, so the book
+    # does not fill the page with "Not now".
+    others = [entry for entry in spells if not entry["ready"]]
+    return {
+        "hint": hint,
+        "spells": spells,
+        "ready": [entry for entry in spells if entry["ready"]],
+        "others": others,
+        "others_title": f"Other spells ({len(others)})",
+        "stone_say": "{n} chosen.",
+        "stone_chosen": "0 chosen.",
+    }

@@ -9,7 +9,7 @@ from __future__ import annotations
 from rules_engine.cards import Card
 
 from ..play import ActionButton
-from . import Scene
+from . import Scene, player_name, solo_ending
 from .controls import buttons_by_type, move_pad
 
 PHASE_TEXT = {
@@ -36,8 +36,10 @@ def present(scene: Scene) -> dict:
     view = scene.view
     by_type = buttons_by_type(scene.buttons)
     card_buttons = buttons_by_card(scene.buttons)
+    told = ending_text(scene)
     return {
-        "status_line": status_line(view, scene.seat, scene.result),
+        "status_line": status_line(view, scene.seat, scene.result and {**scene.result, "text": told}),
+        "ending": solo_ending(scene, won_heading=won_heading(scene), text=told),
         "acting": scene.seat is not None and bool(scene.buttons),
         "headers": {name: header_cards(view[name], view["size"]) for name in SET_TITLES},
         "map_label": map_label(view),
@@ -53,6 +55,34 @@ def present(scene: Scene) -> dict:
         ],
         "values_multiplied": view["multiplier"] > 1,
     }
+
+
+WON_HEADINGS = {"exited": "You escaped!", "cleared": "Dungeon cleared!"}
+WATCHED_HEADINGS = {"exited": "{name} escaped!", "cleared": "Dungeon cleared!"}
+WATCHED_OPENINGS = {
+    "died": ("You died", "{name} died"),
+    "exited": ("You left", "{name} left"),
+    "cleared": ("You emptied", "{name} emptied"),
+}
+"""The result's sentence opens in the second person; an onlooker reads the player's name instead."""
+
+
+def won_heading(scene: Scene) -> str:
+    """The result box's heading when the player won, in the viewer's person."""
+    headings = WATCHED_HEADINGS if scene.seat is None else WON_HEADINGS
+    reason = scene.result["reason"] if scene.result else ""
+    return headings.get(reason, "Victory!").format(name=player_name(scene))
+
+
+def ending_text(scene: Scene) -> str:
+    """The result's sentence in the viewer's person ("" while the game runs)."""
+    if not scene.result:
+        return ""
+    text = scene.result["text"]
+    if scene.seat is None and scene.result["reason"] in WATCHED_OPENINGS:
+        yours, theirs = WATCHED_OPENINGS[scene.result["reason"]]
+        text = text.replace(yours, theirs.format(name=player_name(scene)), 1)
+    return text
 
 
 def buttons_by_card(buttons: list[ActionButton]) -> dict[str, list[ActionButton]]:

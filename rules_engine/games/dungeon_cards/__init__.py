@@ -18,7 +18,7 @@ you fight at once; end a move on the Exit to escape, on the Pit to fall.
 >>> v["phase"], v["combat"]["boss_name"], v["combat"]["boss_cards"]
 ('awaiting_combat_draw', 'Jack', ['7D'])
 >>> [action_label(s, a) for a in legal_actions(s, "ann")]
-['Draw', 'Leave the game']
+['Draw', 'Draw until the fight is decided', 'Leave the game']
 
 Players are the seat ids the web layer passes (their names appear in the log as given).
 
@@ -37,7 +37,9 @@ Actions (§11.3), ``{"type": ..., **params}``: ``join_game``, ``choose_class`` {
 ``update_options`` {options}, ``start_game``, ``leave_game`` (any time), ``choose_start``
 {square}, ``place_marker`` {kind: exit|pit, square}, ``draw_card``, ``cast_spell`` {spell},
 ``fortune_telling`` {card: code or null}, ``play_card`` {card}, ``join_combat`` {join: bool},
-``combat_draw`` {critical_hit: bool, optional}, ``critical_hit`` {use: bool}, ``choose_stat``
+``combat_draw`` {critical_hit: bool, optional}, ``draw_until_decided`` (the lead's
+``combat_draw`` repeated, each exactly as a single press, until the fight is decided or another
+decision is due; not while a Rogue's Critical Hit is unused), ``critical_hit`` {use: bool}, ``choose_stat``
 {stat: lives|speed}, ``dash`` {direction: up|down|left|right or null}, ``discard_to_limit``
 {cards: [codes]}. Squares are ``[x, y]``, x from 1 at the left, y from 1 at the bottom.
 
@@ -108,6 +110,7 @@ from ...options import Option
 from . import actions as _actions
 from . import clock as _clock
 from . import data as _data
+from . import risks as _risks
 from . import setup as _setup
 from . import views as _views
 from .core import clone as _clone
@@ -133,12 +136,13 @@ LOBBY_FIELDS = (
         "Class",
         "choice",
         choices=tuple(
-            (key, f"{cls['name']} — {cls['ability']}{' (party only)' if cls['party_only'] else ''}")
+            (key, f"{cls['name']} — {cls['ability']}: {cls['summary']}{' Party only.' if cls['party_only'] else ''}")
             for key, cls in _data.CLASSES.items()
         ),
     ),
 )
-"""Each seat chooses a class in the waiting room; the choices reach ``new_game`` as ``classes``."""
+"""Each seat chooses a class in the waiting room (a label reads "Name — what it does"); the choices
+reach ``new_game`` as ``classes``, one for every seat, so the game skips its own lobby."""
 UNIQUE_LOBBY_FIELDS = ("classes",)
 
 
@@ -270,6 +274,16 @@ def _absent(state: dict[str, Any], seat: str, action: dict[str, Any]) -> dict[st
 def view(state: dict[str, Any], seat: str | None) -> dict[str, Any]:
     """What ``seat`` (or a spectator, ``None``) may know; the shape is documented above."""
     return _views.view(state, seat)
+
+
+def loss_warning(state: dict[str, Any], seat: str, action: dict[str, Any]) -> str | None:
+    """A sentence when ``action`` certainly loses a solo game (a move into the Pit), else None."""
+    return _risks.loss_warning(state, seat, action)
+
+
+def full_view(state: dict[str, Any]) -> dict[str, Any]:
+    """A replay's view: the spectator's plus the deck and every hand (``views.full_view``)."""
+    return _views.full_view(state)
 
 
 def result(state: dict[str, Any]) -> dict[str, Any] | None:

@@ -64,6 +64,7 @@ ACTIONS: dict[str, dict[str, kit.Spec]] = {
     "play_card": {"card": _card},
     "join_combat": {"join": bool},
     "combat_draw": {"critical_hit": kit.Param(bool, optional=True)},
+    "draw_until_decided": {},
     "critical_hit": {"use": bool},
     "choose_stat": {"stat": kit.Param(STATS, "stat must be lives or speed")},
     "dash": {"direction": kit.Param(DIRECTIONS, "direction must be up, down, left, right or null", nullable=True)},
@@ -169,6 +170,11 @@ def do(state: dict[str, Any], seat: str, kind: str, p: dict[str, Any]) -> None:
         if c["draw_signal"]:
             raise IllegalAction("the signal to draw has already been given")
         combat.combat_draw(state, seat, p.get("critical_hit", False))
+    elif kind == "draw_until_decided":
+        _need_phase(state, "awaiting_combat_draw", "drawing for a fight")
+        if not combat.may_draw_until_decided(state, seat):
+            raise IllegalAction("only the lead fighter draws on, and not while a Critical Hit is still to be decided")
+        combat.draw_until_decided(state, seat)
     elif kind == "critical_hit":
         _need_phase(state, "awaiting_combat_draw", "drawing for a fight")
         if seat != combat.rogue_to_ask(state):
@@ -256,6 +262,8 @@ def legal(state: dict[str, Any], seat: str) -> list[dict[str, Any]]:
                 out.append({"type": "combat_draw", "critical_hit": False})
                 if c["class"] == "rogue" and not cb["crit_used"]:
                     out.append({"type": "combat_draw", "critical_hit": True})
+            if combat.may_draw_until_decided(state, seat):
+                out.append({"type": "draw_until_decided"})
             if seat == combat.rogue_to_ask(state):
                 out += [{"type": "critical_hit", "use": True}, {"type": "critical_hit", "use": False}]
         elif phase == "awaiting_reward" and seat in cb["pending_rewards"]:

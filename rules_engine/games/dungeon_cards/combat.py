@@ -143,6 +143,34 @@ def combat_draw(state: dict[str, Any], cid: str, critical_hit: bool) -> None:
     _maybe_run(state)
 
 
+# Ties can in principle repeat forever: one press stops after this many exchanges, and the fight
+# then waits for the lead again (the button is offered again, single draws too).
+MAX_EXCHANGES_PER_PRESS = 100
+
+
+def may_draw_until_decided(state: dict[str, Any], cid: str) -> bool:
+    """Whether ``cid`` may draw exchange after exchange (``draw_until_decided``): it is the lead
+    fighter, the exchange waits for its signal, and no Critical Hit is left to decide. A Rogue
+    with its Critical Hit unused has a real choice every exchange, so then each draw stays a press."""
+    c = state["combat"]
+    if state["status"] != "playing" or state["phase"] != "awaiting_combat_draw" or c is None:
+        return False
+    if cid != lead(state) or c["draw_signal"]:
+        return False
+    return c["crit_used"] or not any(char(state, f)["class"] == "rogue" for f in living(state))
+
+
+def draw_until_decided(state: dict[str, Any], cid: str) -> None:
+    """The lead's ``combat_draw`` (no Critical Hit) again and again, each one exactly as a single
+    press would make it (same draws, same log), until the fight is decided or someone else must
+    decide something (a new lead, a reward, the dash)."""
+    fight = state["combat"]
+    for _ in range(MAX_EXCHANGES_PER_PRESS):
+        combat_draw(state, cid, False)
+        if state["combat"] is not fight or not may_draw_until_decided(state, cid):
+            return
+
+
 def critical_hit(state: dict[str, Any], cid: str, use: bool) -> None:
     state["combat"]["crit_decision"] = use
     log(state, "exchange_drawn", f"{cid} {'declares a Critical Hit' if use else 'keeps the Critical Hit for later'}.")

@@ -7,7 +7,7 @@ from typing import Any
 from ... import kit
 from ...cards import pretty
 from . import actions, combat, turns
-from .core import current, is_face, sq, value
+from .core import current, is_face, pretty_list, sq, value
 from .data import BOSSES, CLASSES, HIDDEN_OPTIONS, SPELLS
 
 
@@ -123,6 +123,28 @@ def view(state: dict[str, Any], seat: str | None) -> dict[str, Any]:
     return out
 
 
+def full_view(state: dict[str, Any]) -> dict[str, Any]:
+    """A replay's view (``rules_engine.contract``): the spectator's, plus what it hides (§11.2) —
+    the deck in drawing order and every hand in seat order. The cards each seat read in its own
+    log lines (its hand, its draws) are those hands, so the lines are not repeated."""
+    out = view(state, None)
+    revealed: list[dict[str, Any]] = []
+    if state["deck"]:
+        revealed.append({"title": "Deck, top card first", "cards": list(state["deck"])})
+    turn = state["turn"]
+    for c in state["characters"]:
+        if not c["hand"]:
+            continue
+        section: dict[str, Any] = {"title": f"Hand of {c['id']}", "cards": list(c["hand"])}
+        if turn is not None and turn["current"] == c["id"]:
+            unseen = [card for card in turn["drawn_this_turn"] if not is_face(card)]
+            if unseen and state["options"]["turn_mode"] == "three_card_hand":
+                section["note"] = f"Drawn this turn: {pretty_list(unseen)}."
+        revealed.append(section)
+    out["revealed"] = revealed
+    return out
+
+
 def _log_entry(e: dict[str, Any], seq: int) -> dict[str, Any]:
     """A log entry as a page sees it: its place in this viewer's log, event and text, and a move's
     public path (§11.5 ``moved``)."""
@@ -219,6 +241,8 @@ def action_label(state: dict[str, Any], action: dict[str, Any]) -> str:
         return "Join the fight" if p["join"] else "Stay out of the fight"
     if kind == "combat_draw":
         return "Draw with a Critical Hit" if p.get("critical_hit") else "Draw"
+    if kind == "draw_until_decided":
+        return "Draw until the fight is decided"
     if kind == "critical_hit":
         return "Use Critical Hit" if p["use"] else "Save Critical Hit"
     if kind == "choose_stat":

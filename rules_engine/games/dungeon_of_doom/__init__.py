@@ -489,7 +489,8 @@ class _Tx:
                 was = old_v is not None and old_o is not None and _sees(old_v, old_o["pos"])
                 sees = _sees(viewer, other["pos"])
                 if sees and not was:
-                    self.event("came_into_view", [v], seat=o, pos=list(other["pos"]))
+                    offset = [other["pos"][0] - viewer["pos"][0], other["pos"][1] - viewer["pos"][1]]
+                    self.event("came_into_view", [v], seat=o, pos=list(other["pos"]), offset=offset)
                 elif was and not sees:
                     self.event("left_view", [v], seat=o)
 
@@ -1065,6 +1066,19 @@ def view(state: dict[str, Any], seat: str | None) -> dict[str, Any]:
     return out
 
 
+def full_view(state: dict[str, Any]) -> dict[str, Any]:
+    """A replay's view (``rules_engine.contract``): the spectator's with ``final`` filled in at
+    every point, so the page draws the whole map with every item and every player's token, which
+    a spectator sees only once the game is over. Nothing else is hidden: ``revealed`` is empty.
+
+    >>> s = new_game(5, ["p1", "p2"], {"start_positions": {"p1": [5, 5], "p2": [9, 1]}})
+    >>> v = full_view(s)
+    >>> v["status"], [p["pos"] for p in v["final"]["players"]], v["revealed"]
+    ('playing', [[5, 5], [9, 1]], [])
+    """
+    return {**view(state, None), "final": _final(state), "revealed": []}
+
+
 def _still_showable(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The events some view can still show (10.7 keeps "events with their audiences").
 
@@ -1112,6 +1126,21 @@ _ITEM_TEXT = {
 }
 
 
+def whereabouts(offset: list[int]) -> str:
+    """Where a tile ``offset`` (rows down, columns right) away lies, in steps along the compass.
+
+    >>> whereabouts([-3, 0]), whereabouts([2, -1])
+    ('3 steps north of you', '2 steps south and 1 step west of you')
+    """
+    dr, dc = offset
+    legs = [
+        f"{abs(d)} step{'s' if abs(d) != 1 else ''} {name}"
+        for d, name in ((dr, "north" if dr < 0 else "south"), (dc, "west" if dc < 0 else "east"))
+        if d
+    ]
+    return f"{' and '.join(legs)} of you" if legs else "where you stand"
+
+
 def event_text(event: dict[str, Any], viewer: str | None) -> str:
     """One plain-English log line for ``event`` as ``viewer`` reads it.
 
@@ -1136,8 +1165,9 @@ def event_text(event: dict[str, Any], viewer: str | None) -> str:
     if kind == "timed_out":
         return f"{Who(event['seat'])} ran out of time."
     if kind == "came_into_view":
-        r, c = event["pos"]
-        return f"{event['seat']} came into view at [{r}, {c}]."
+        # Where, from the reader: the map has no coordinates a player could look up.
+        where = f" {whereabouts(event['offset'])}" if "offset" in event else ""  # older games' events lack it
+        return f"{event['seat']} came into view{where}."
     if kind == "left_view":
         return f"{event['seat']} went out of view."
     if kind == "picked_up":
@@ -1212,6 +1242,15 @@ server_actions = ("timeout", "drop")
 timeout_action = {"type": "timeout"}
 absence_action = {"type": "drop"}
 join_action = {"type": "join"}
+
+
+def positions(state: dict[str, Any]) -> dict[str, list[int]]:
+    """Where each adventurer still in the dungeon stands, ``[row, col]``: a replay draws the paths.
+
+    >>> positions(new_game(5, ["p1", "p2"], {"start_positions": {"p1": [5, 5], "p2": [9, 1]}}))
+    {'p1': [5, 5], 'p2': [9, 1]}
+    """
+    return {p["seat"]: list(p["pos"]) for p in state["players"] if p["pos"] is not None}
 
 
 def living_seats(state: dict[str, Any]) -> list[str]:

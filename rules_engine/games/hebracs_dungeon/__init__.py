@@ -28,6 +28,7 @@ from rules_engine.errors import IllegalAction, InvalidAction
 
 from . import actions as _actions
 from . import data  # noqa: F401  (the page templates render rules tables from ``rules.data``)
+from . import risks as _risks
 from . import scoring as _scoring
 from . import state as _state
 from . import view as _view
@@ -85,6 +86,11 @@ def view(state: dict[str, Any], seat: str | None) -> dict[str, Any]:
     return _view.view(state, seat)
 
 
+def full_view(state: dict[str, Any]) -> dict[str, Any]:
+    """A replay's view: the spectator's plus every hidden card (``view.full_view``)."""
+    return _view.full_view(state)
+
+
 def result(state: dict[str, Any]) -> dict[str, Any] | None:
     """None while playing; else winners, scores, reason and the score details (13.7)."""
     return _scoring.result(state)
@@ -105,6 +111,11 @@ def load(saved: dict[str, Any]) -> dict[str, Any]:
 def action_label(state: dict[str, Any], action: dict[str, Any]) -> str:
     """A short text for a button showing ``action``."""
     return _actions.label(state, action)
+
+
+def loss_warning(state: dict[str, Any], seat: str, action: dict[str, Any]) -> str | None:
+    """A sentence when ``action`` certainly ends the game in a loss (``risks.py``), else None."""
+    return _risks.loss_warning(state, action) if seat == state["seat"] else None
 
 
 leaderboard_key = _scoring.leaderboard_key

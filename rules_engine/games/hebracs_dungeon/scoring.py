@@ -13,7 +13,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import data
+from rules_engine.cards import pretty
+
+from . import battle, data
 
 REASONS = {"won": "victory", "dead": "death", "stranded": "stranded", "resigned": "resigned"}
 ENDINGS = {
@@ -23,6 +25,20 @@ ENDINGS = {
     "resigned": "You gave up the quest.",
 }
 """How each ending reads, before its score (the result's sentence)."""
+
+
+def cause_of_death(state: dict[str, Any]) -> str:
+    """Why the player died, in a sentence that reads the same to the player and to onlookers.
+
+    Life is lost in two ways only: a battle round (the battle is still open when it kills) and
+    Hebrac's game (6.14)."""
+    fight = state["battle"]
+    if fight is None:
+        return "Hebrac's game took the last of the life: a black test card costs 5."
+    foe = battle.describe(fight["enemy"]).lower()
+    last = fight["last_attack"]
+    cost = f": the last round cost {last['damage']} life" if last else ""
+    return f"Killed in battle by {foe} ({pretty(fight['enemy'])}){cost}."
 
 
 def points(*, aces: int, level: int, cleared: int, turns: int, life: int, victory: bool) -> int:
@@ -60,11 +76,13 @@ def result(state: dict[str, Any]) -> dict[str, Any] | None:
     if state["status"] == "playing":
         return None
     seat = state["seat"]
+    cause = cause_of_death(state) if state["status"] == "dead" else ""
     return {
         "winners": [seat] if state["status"] == "won" else [],
         "scores": {seat: score(state)},
         "reason": REASONS[state["status"]],
-        "text": f"{ENDINGS[state['status']]} Score {score(state)}.",
+        "text": " ".join(filter(None, (ENDINGS[state["status"]], cause, f"Score {score(state)}."))),
+        "cause": cause,
         "ranked": state["options"]["deck"] is None,
         **details(state),
     }

@@ -128,6 +128,45 @@ def view(state: dict[str, Any], seat: str | None) -> dict[str, Any]:
     }
 
 
+def full_view(state: dict[str, Any]) -> dict[str, Any]:
+    """A replay's view (``rules_engine.contract``): the spectator's, plus what it hides — every
+    face-down card of the level, chamber by chamber in reading order, and the Hand Deck in order.
+
+    What the player knew of them (13.3) is said too: a face-down enemy the player has seen, the
+    top cards Future Perception showed. A card that went under unrevealed (R27) is in the Hand
+    Deck, so it is revealed there.
+    """
+    out = view(state, None)
+    revealed: list[dict[str, Any]] = []
+    for r, row in enumerate(state["grid"], start=1):
+        for c, cell in enumerate(row, start=1):
+            enemy = cell["enemy"] is not None and not cell["enemy_up"]
+            treasure = cell["treasure"] is not None and not cell["treasure_up"]
+            if not (enemy or treasure):
+                continue
+            what = " and ".join(w for w, hidden in (("enemy", enemy), ("treasure", treasure)) if hidden)
+            section: dict[str, Any] = {
+                "title": f"Face-down {what} in row {r}, column {c}",
+                "cards": ([cell["enemy"]] if enemy else []) + ([cell["treasure"]] if treasure else []),
+            }
+            if enemy and cell["enemy_seen"]:
+                section["note"] = "The player had seen this enemy."
+            revealed.append(section)
+    deck = state["hand_deck"]
+    if deck:
+        section = {"title": "Hand Deck, top card first", "cards": list(deck)}
+        known = min(state["known_top"], len(deck))
+        if known:
+            section["note"] = (
+                f"The player knew the top {known} cards (Future Perception)."
+                if known > 1
+                else "The player knew the top card (Future Perception)."
+            )
+        revealed.append(section)
+    out["revealed"] = revealed
+    return out
+
+
 def _encounter(state: dict[str, Any]) -> dict[str, Any] | None:
     enc = state["encounter"]
     if enc is None:

@@ -1,0 +1,153 @@
+"""This browser, without an account: an unguessable id in an HttpOnly cookie, and what it played.
+
+The id is made the first time a browser takes a seat (or opens a daily deal or a challenge) and
+sent back in a root-path cookie; the store keeps only its hash, against each game this browser
+took a seat in (``browser_seats``). From those rows come the browser's record per game: played,
+won, best score, current streak. It survives a cleared page cache (the server keeps it), but
+not a new browser or cleared cookies: there is nothing else to know a person by.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import time
+from dataclasses import dataclass
+
+from flask import Flask, current_app, g, request
+from sqlalchemy import insert, select
+from sqlalchemy.exc import IntegrityError
+from werkzeug.wrappers import Response
+
+from .seats import COOKIE_MAX_AGE, hash_token
+from .store import Store, browser_seats, games
+
+COOKIE_NAME = "delve_browser"
+TOKEN_MAX = 64
+
+
+def browser_key(*, create: bool = False) -> str | None:
+    """The hash of this browser's id (what the store keeps), or None when it has none yet and
+    ``create`` is False. A new id is sent back with this request's response."""
+    if "browser_key" in g:
+        return g.browser_key
+    token = request.cookies.get(COOKIE_NAME)
+    if token and 20 <= len(token) <= TOKEN_MAX:
+        g.browser_key = hash_token(token)
+    elif create:
+        token = secrets.token_urlsafe(32)
+        g.new_browser_token = token
+        g.browser_key = hash_token(token)
+    else:
+        return None
+    return g.browser_key
+
+
+def _send_new_id(response: Response) -> Response:
+    token = g.get("new_browser_token")
+    if token:
+        response.set_cookie(
+            COOKIE_NAME,
+            token,
+            max_age=COOKIE_MAX_AGE,
+            path="/",
+            httponly=True,
+            samesite="Lax",
+            secure=current_app.config["SESSION_COOKIE_SECURE"],
+        )
+    return response
+
+
+def init_app(app: Flask) -> None:
+    app.after_request(_send_new_id)
+
+
+def note_seat(store: Store, game_id: str, seat: str) -> None:
+    """This browser took ``seat`` in the game: it counts in its record."""
+    key = browser_key(create=True)
+    try:
+        with store.engine.begin() as conn:
+            conn.execute(insert(browser_seats).values(browser=key, game_id=game_id, seat=seat, created_at=time.time()))
+    except IntegrityError:
+        pass  # the same browser seated again in that game (a rejoin): it is counted once
+
+
+@dataclass(frozen=True)
+class Record:
+    """One game's figures for this browser."""
+
+    played: int = 0
+    won: int = 0
+    best: int | None = None
+    streak: int = 0
+
+
+def records(store: Store, key: str | None) -> dict[str, Record]:
+    """This browser's record per game slug, from its finished games (oldest first)."""
+    if key is None:
+        return {}
+    with store.engine.connect() as conn:
+        rows = conn.execute(
+            select(games.c.slug, games.c.result, browser_seats.c.seat)
+            .join(browser_seats, browser_seats.c.game_id == games.c.id)
+            .where(browser_seats.c.browser == key, games.c.status == "finished", games.c.result.is_not(None))
+            .order_by(games.c.finished_at)
+        ).all()
+    found: dict[str, Record] = {}
+    for slug, raw, seat in rows:
+        result = json.loads(raw)
+        before = found.get(slug, Record())
+        won = seat in (result.get("winners") or [])
+        score = (result.get("scores") or {}).get(seat)
+        best = before.best
+        if isinstance(score, int | float) and (best is None or score > best):
+            best = int(score)
+        found[slug] = Record(
+            played=before.played + 1,
+            won=before.won + int(won),
+            best=best,
+            streak=before.streak + 1 if won else 0,
+        )
+    return found
+
+
+def standing(store: Store, key: str | None, slug: str, game_id: str) -> dict | None:
+    """Where this finished game leaves its player's record at ``slug``: the record, the score,
+    and the best of this browser's other finished games before it (``new_best`` when beaten);
+    None when this browser did not play this game."""
+    if key is None:
+        return None
+    with store.engine.connect() as conn:
+        rows = conn.execute(
+            select(games.c.id, games.c.result, browser_seats.c.seat)
+            .join(browser_seats, browser_seats.c.game_id == games.c.id)
+            .where(
+                browser_seats.c.browser == key,
+                games.c.slug == slug,
+                games.c.status == "finished",
+                games.c.result.is_not(None),
+            )
+            .order_by(games.c.finished_at)
+        ).all()
+    if not any(row.id == game_id for row in rows):
+        return None
+    played = won = streak = 0
+    best_before: int | None = None
+    score = None
+    for row in rows:
+        result = json.loads(row.result)
+        points = (result.get("scores") or {}).get(row.seat)
+        victory = row.seat in (result.get("winners") or [])
+        played, won, streak = played + 1, won + int(victory), streak + 1 if victory else 0
+        if row.id == game_id:
+            score = points
+            break
+        if isinstance(points, int | float) and (best_before is None or points > best_before):
+            best_before = int(points)
+    scored = [int(x) for x in (best_before, score) if isinstance(x, int | float)]
+    return {
+        "record": Record(played=played, won=won, best=max(scored, default=None), streak=streak),
+        "best_before": best_before,
+        "new_best": best_before is not None and isinstance(score, int | float) and score > best_before,
+        "best": max(scored, default=None),
+    }
