@@ -56,6 +56,7 @@ class LiveServer:
     def __init__(self, workdir: Path):
         self.workdir = workdir
         self.port = free_port()
+        self.classic_port = free_port()  # one table's classic clients (e2e/test_classic.py)
         self.url = f"http://127.0.0.1:{self.port}"
         self.log_path = workdir / "server.log"
         self.process = None
@@ -82,6 +83,10 @@ class LiveServer:
             # proven in tests/ops/test_rate_limits.py (in process with the limiter's clock
             # frozen, and across two processes sharing Redis).
             "RATE_LIMITS": "0",
+            # Bots at a brisk pace (the default is a second), so a bot game ends within a test.
+            "BOT_DELAY_SECONDS": "0.05",
+            "CLASSIC_PORTS": f"{self.classic_port}-{self.classic_port}",
+            "CLASSIC_BIND": "127.0.0.1",
         }
         log = open(self.log_path, "ab")
         self.process = subprocess.Popen(

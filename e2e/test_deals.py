@@ -58,7 +58,10 @@ def test_a_daily_attempt_counts_once_and_shows_the_streak(page, axe_check):
     page.once("dialog", lambda dialog: dialog.accept())
     page.locator(".ctd-resign button").first.click()
     expect(page.locator(".result")).to_be_visible()
-    page.get_by_role("link", name="Watch the replay").click()
+    # Today's replays are closed: the end says when they open instead of offering a dead link.
+    expect(page.locator(".result .replay-closed")).to_contain_text("when the day ends")
+    expect(page.get_by_role("link", name="Watch the replay")).to_have_count(0)
+    page.goto(page.url + "/replay")
     expect(page.get_by_role("alert")).to_contain_text("when the day ends")
     page.goto("/daily/clear-the-dungeon")
     expect(page.locator("#board tr.mine")).to_contain_text("Dee")

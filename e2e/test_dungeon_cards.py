@@ -106,7 +106,7 @@ def test_solo_escape_on_a_stacked_deal_with_a_boss_fight(page, console_errors, a
     expect(page.locator("[data-turn-sound]")).to_have_count(0)
     # The host places the Exit by clicking the board, the Pit with the select form.
     expect(page.locator("#status")).to_contain_text("setting up the board")
-    act(page, "Put an Exit on (5,8)", counts(page.locator(".dc-board .sq.exit"), 1))
+    act(page, "Put an Exit on column 5, row 8", counts(page.locator(".dc-board .sq.exit"), 1))
     page.get_by_label("Column (x)").select_option("8")
     page.get_by_label("Row (y, from the bottom)").select_option("8")
     act(page, "Place the Pit", counts(page.locator(".dc-board .sq.pit"), 1))
@@ -125,7 +125,7 @@ def test_solo_escape_on_a_stacked_deal_with_a_boss_fight(page, console_errors, a
     act(page, re.compile("^Draw"), shows(duel, "The Jack is defeated!"))
     act(page, "+1 Speed", shows(page.locator(".member"), "Level2"))
     act(page, re.compile("Draw a card"), shows(page.locator("#status"), "Victory: Ann escaped the dungeon!"))
-    expect(page.locator(".last-move")).to_contain_text("moved up 7: (5,1) → (5,8)")
+    expect(page.locator(".last-move")).to_contain_text("moved up 7: column 5, row 1 → column 5, row 8")
     expect(page.locator(".dc-result")).to_contain_text("Ann the Swordsman — level 2")
     axe_check(page)
 

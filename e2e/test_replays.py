@@ -85,6 +85,13 @@ def test_replay_steps_by_buttons_keys_autoplay_and_log_links(page, console_error
     page.get_by_role("link", name="Adventurer").click()
     expect(page.locator("#replay-note")).to_contain_text("only what they could see")
     expect(page.locator(".replay-revealed")).to_have_count(0)
+
+    # Space plays (and pauses) from anywhere on the page but a control of its own.
+    page.goto(url + "/replay?step=8")
+    page.locator("h1").click()
+    page.keyboard.press("Space")
+    expect(page.locator("#replay-autoplay")).to_have_attribute("aria-pressed", "true")
+    expect(counter(page)).to_have_text("Step 10 of 10", timeout=10000)
     assert console_errors == []
 
 

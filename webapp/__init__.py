@@ -47,6 +47,10 @@ def create_app(config: dict | None = None) -> Flask:
     app.config.update(from_environment())
     if config:
         app.config.update(config)
+    if "BOT_DELAY_SECONDS" not in app.config:
+        from .bots import delay_from_environment
+
+        app.config["BOT_DELAY_SECONDS"] = delay_from_environment()
     logs.init_app(app)
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True
@@ -95,8 +99,19 @@ def create_app(config: dict | None = None) -> Flask:
     board_pushes.emit = lambda event, data, sid: socketio.emit(event, data, to=sid, ignore_queue=True)
     board_pushes.spawn = None if app.testing else socketio.start_background_task
     logs.adopt_library_loggers()
+    # The classic TCP gateway (CLASSIC_PORTS; off when unset): it hears the doorbell and the chat
+    # like the pages do, and serves the ports recorded for open tables.
+    from . import classic
+
+    app.add_template_global(classic.panel_for, "classic_panel")
+    gateway = classic.init_app(app)
+    if gateway is not None and app.config.get("BACKGROUND_JOBS", not app.testing):
+        gateway.start()
     if app.config.get("BACKGROUND_JOBS", not app.testing):
+        from . import bots
         from .presence import start_background_jobs
 
         start_background_jobs(app, socketio)
+        # The bots' own loop (webapp/bots.py): a pass every quarter second, beside the clock's.
+        bots.start_background_jobs(app, socketio)
     return app

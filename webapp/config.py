@@ -63,6 +63,22 @@ def check_redis_url(url: str) -> None:
         ) from None
 
 
+def classic_ports(raw: str | None) -> tuple[int, int] | None:
+    """CLASSIC_PORTS ("9100-9199", or one port "9100") as (first, last); None when unset (the
+    classic gateway is off)."""
+    raw = (raw or "").strip()
+    if not raw:
+        return None
+    first, _, last = raw.partition("-")
+    try:
+        low, high = int(first), int(last or first)
+    except ValueError:
+        raise ConfigError(f"CLASSIC_PORTS must be a port range like 9100-9199, not {raw!r}") from None
+    if not 1 <= low <= high <= 65535:
+        raise ConfigError(f"CLASSIC_PORTS must be a port range like 9100-9199 within 1-65535, not {raw!r}")
+    return low, high
+
+
 def from_environment() -> dict:
     """The Flask config mapping the environment asks for; raises ConfigError if it cannot work."""
     env = os.environ.get("DELVE_ENV", "development").strip().lower()
@@ -96,6 +112,10 @@ def from_environment() -> dict:
         sockets_per_address = int(os.environ.get("SOCKETS_PER_ADDRESS", "50") or 0)
     except ValueError:
         raise ConfigError("SOCKETS_PER_ADDRESS must be a whole number (0: no cap)") from None
+    try:
+        classic_per_address = int(os.environ.get("CLASSIC_CONNECTIONS_PER_ADDRESS", "8") or 0)
+    except ValueError:
+        raise ConfigError("CLASSIC_CONNECTIONS_PER_ADDRESS must be a whole number (0: no cap)") from None
     log_level = os.environ.get("LOG_LEVEL", "INFO").upper()
     if log_level not in {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}:
         raise ConfigError(f"LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL, not {log_level!r}")
@@ -117,6 +137,11 @@ def from_environment() -> dict:
         "LOG_LEVEL": log_level,
         "LOG_FORMAT": log_format,
         "TEST_OPTIONS": test_options,
+        # The classic TCP gateway (webapp/classic.py): off unless a port range is given.
+        "CLASSIC_PORTS": classic_ports(os.environ.get("CLASSIC_PORTS")),
+        "CLASSIC_BIND": os.environ.get("CLASSIC_BIND", "0.0.0.0").strip() or "0.0.0.0",
+        "CLASSIC_HOST": os.environ.get("CLASSIC_HOST", "").strip() or None,
+        "CLASSIC_CONNECTIONS_PER_ADDRESS": max(0, classic_per_address),
         # An action form is a few hundred bytes; anything near this limit is not one of ours.
         "MAX_CONTENT_LENGTH": 16 * 1024,
     }

@@ -404,7 +404,7 @@ def play_daily(slug: str):
     entry = _daily_entry(slug)
     day = today()
     seed, options = daily_seed(slug, day)
-    name = clean_name(request.form.get("name"), "Adventurer" if entry.solo else "Host")
+    name = clean_name(request.form.get("name"), play.DEFAULT_SOLO_NAME if entry.solo else "Host")
     return _start_attempt(daily_deal(slug, day), slug, options, seed, name, lobby={"daily": day.isoformat()})
 
 

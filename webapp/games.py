@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import random
 import threading
 import time
 from collections import OrderedDict
@@ -14,14 +15,14 @@ from jinja2_fragments.flask import render_blocks
 
 import rules_engine
 
-from . import browsers, deals, play
+from . import bots, browsers, deals, play
 from . import seats as seat_tokens
 from .catalog import BY_SLUG, clean_name, parse_options
 from .limits import ACT, CREATE_GAME, READ, limiter
 from .presenters import Scene, present
 from .rendering import name_seats
 from .security import check_csrf
-from .service import GameService
+from .service import GameService, Refused
 from .store import StaleVersion, Store
 
 bp = Blueprint("games", __name__)
@@ -120,12 +121,19 @@ def seat_rows(game: play.LoadedGame, now: float, viewer: str | None = None) -> l
 
     The viewer's own request counts as presence (10.6: an open socket *or* a request in the last
     60 s), so a seat playing over plain HTTP is not dropped. Its ``last_seen`` is written only
-    when older than REQUEST_SEEN_EVERY seconds: a busy page does not write on every request."""
+    when older than REQUEST_SEEN_EVERY seconds: a busy page does not write on every request.
+    A player whose seat a bot kept while they were away has it back with this request.
+
+    ``bot``: the level of the bot that plays the seat (None: a person); ``kept``: a bot plays it
+    until its player is back."""
     from .presence import GRACE_SECONDS, REQUEST_SEEN_EVERY
 
     rows = []
     prefetched = prefetched_for(game.id)
     records = prefetched.seats if prefetched is not None else store().seats(game.id)
+    if viewer is not None and prefetched is None and any(s.seat == viewer and s.kept for s in records):
+        service().reclaim(game.id, viewer)
+        records = store().seats(game.id)
     host = play.host_of(game.record.lobby, records)
     for s in records:
         last_seen = s.last_seen
@@ -133,7 +141,7 @@ def seat_rows(game: play.LoadedGame, now: float, viewer: str | None = None) -> l
             store().seen([(game.id, s.seat)])
             last_seen = now
         drop_in = None
-        if game.record.status == "running" and not s.connected and not s.gone:
+        if game.record.status == "running" and not s.connected and not s.gone and not s.bot:
             drop_in = max(0, int(last_seen + GRACE_SECONDS - now))
         rows.append(
             {
@@ -143,9 +151,26 @@ def seat_rows(game: play.LoadedGame, now: float, viewer: str | None = None) -> l
                 "gone": s.gone,
                 "drop_in": drop_in,
                 "host": host == s.seat,
+                "bot": s.bot,
+                "kept": s.kept,
             }
         )
     return rows
+
+
+def _solo_player_name(game: play.LoadedGame, seat: str | None, solo: bool) -> dict[str, str]:
+    """The name onlookers read a solo game's player by (a challenge's or a daily deal's player
+    gives one); {} for the player's own page, and for the default name ("The player" reads better
+    than "Adventurer")."""
+    if not solo or seat is not None:
+        return {}
+    prefetched = prefetched_for(game.id)
+    records = prefetched.seats if prefetched is not None else store().seats(game.id)
+    return {s.seat: s.name for s in records if s.name != play.DEFAULT_SOLO_NAME}
+
+
+def _onlookers_words(entries: list, players_words: str, onlookers_words: str) -> list:
+    return [{**e, "text": onlookers_words} if e["text"] == players_words else e for e in entries]
 
 
 def render_game(game: play.LoadedGame, seat: str | None, *, flash: str | None = None, status: int = 200, log_seen=None):
@@ -192,6 +217,7 @@ def render_game(game: play.LoadedGame, seat: str | None, *, flash: str | None = 
             lobby=game.record.lobby,
             table_size=play.table_size(game.rules, game.record.options),
             is_host=seat is not None and any(row["host"] and row["seat"] == seat for row in context["seats"]),
+            bot_levels=bots.LEVELS if bots.supports_bots(game.record.slug) else (),
             view=None,
             buttons=[],
             result=None,
@@ -221,7 +247,7 @@ def render_game(game: play.LoadedGame, seat: str | None, *, flash: str | None = 
                     seat=seat,
                     buttons=buttons,
                     result=result,
-                    names=context.get("names") or {},
+                    names=context.get("names") or _solo_player_name(game, seat, entry.solo),
                     new_log=context["new_log"],
                 ),
             )
@@ -229,10 +255,19 @@ def render_game(game: play.LoadedGame, seat: str | None, *, flash: str | None = 
         ending = context.get("ending")
         if isinstance(ending, dict) and ending.get("record") and seat is not None:
             # The player's own page of a finished game: where it leaves their record here.
+            closed = deals.replay_closed_because(game.id)
             context["ending"] = {
                 **ending,
                 "standing": browsers.standing(store(), browsers.browser_key(), game.record.slug, game.id),
+                "replay_closed": closed[1] if closed else None,
             }
+        elif isinstance(ending, dict) and result and ending.get("text") not in (None, result["text"]):
+            # An onlooker: the log's closing line is the result's sentence, which the engine
+            # words for the player ("You died…"); it reads as the result box says it.
+            context["view"], context["new_log"] = (
+                {**view, "log": _onlookers_words(view["log"], result["text"], ending["text"])},
+                _onlookers_words(context["new_log"], result["text"], ending["text"]),
+            )
         template = f"{entry.template_dir}/game.html"
         blocks = FRAGMENT_BLOCKS
     if is_htmx():
@@ -267,6 +302,107 @@ def create():
     response = redirect(url_for("games.page", game_id=game_id), code=303)
     seat_tokens.give_seat(response, game_id, token, secure=current_app.config["SESSION_COOKIE_SECURE"])
     return response
+
+
+PLAY_NOW_BOTS = (1, 2, 3)
+"""How many bots "Play now with bots" offers (the front page's select)."""
+
+
+@bp.app_template_global()
+def play_now_bots(entry) -> tuple[int, ...]:
+    """The bot counts the front page offers for a game's "Play now with bots" (none: no bots)."""
+    if entry.solo or not bots.supports_bots(entry.slug):
+        return ()
+    return tuple(n for n in PLAY_NOW_BOTS if n < entry.rules.max_players)
+
+
+@bp.post("/games/with-bots")
+@limiter.limit(CREATE_GAME)
+def play_with_bots():
+    """ "Play now with bots": one press opens a table, its creator hosting in the first seat and
+    ``bots`` normal bots beside them (1 to 3, as the table allows), and starts it. It is the
+    front page's creation form posted here by its second button, so the options the creator set
+    on the card (a map, a table size) hold. Where seats choose in the waiting room (Dungeon
+    Cards' class) the creator's choice may come with the form (empty: any free one, at random)
+    and each bot takes a free one. Everything is checked before the table is stored, and a
+    start the table refuses removes it again: a refused press leaves nothing behind."""
+    check_csrf()
+    entry = BY_SLUG.get(request.form.get("game", ""))
+    if entry is None or entry.solo or not entry.playable or not bots.supports_bots(entry.slug):
+        abort(404, description="That game has no bots to play with.")
+    raw = request.form.get("bots", "1")
+    if raw not in {str(n) for n in PLAY_NOW_BOTS}:
+        abort(400, description=f"Play with {PLAY_NOW_BOTS[0]} to {PLAY_NOW_BOTS[-1]} bots.")
+    count = int(raw)
+    mine = {}
+    for field in entry.lobby_fields:
+        value = request.form.get(field.name, "")
+        if value and value not in {str(v) for v, _label in field.choices}:
+            abort(400, description=f"{field.label}: choose one of the listed options.")
+        if value:
+            mine[field.name] = value
+    try:
+        options = parse_options(
+            entry, request.form, request.files, allow_test_options=current_app.config["TEST_OPTIONS"]
+        )
+    except rules_engine.InvalidAction as error:
+        abort(400, description=f"Could not start the game: {error}")
+    if count >= play.table_size(entry.rules, options):
+        abort(400, description="This table has no room for that many bots.")
+    try:
+        game_id, token = play.open_table(
+            store(), entry.slug, options, name=clean_name(request.form.get("name"), "Host")
+        )
+    except rules_engine.InvalidAction as error:
+        abort(400, description=f"Could not start the game: {error}")
+    try:
+        if mine:
+            # Written before the bots sit down, so none of them takes it; the table's size, which a
+            # choice may need (the Mage: a party), is checked by the start.
+            opened = play.load_game(store(), game_id)
+            assert opened is not None  # just stored
+            lobby = dict(opened.record.lobby, choices={play.SOLO_SEAT: mine})
+            store().set_lobby(game_id, lobby, expected_revision=opened.record.revision)
+        for _bot in range(count):
+            service().add_bot(_loaded(game_id), play.SOLO_SEAT, "normal")
+        _choose_for_creator(game_id, entry)
+        service().start(_loaded(game_id), play.SOLO_SEAT)
+    except Refused:
+        # Nobody has seen the table yet: a refused press leaves nothing behind.
+        store().delete_waiting_table(game_id)
+        raise
+    browsers.note_seat(store(), game_id, play.SOLO_SEAT)
+    response = redirect(url_for("games.page", game_id=game_id), code=303)
+    seat_tokens.give_seat(response, game_id, token, secure=current_app.config["SESSION_COOKIE_SECURE"])
+    return response
+
+
+def _loaded(game_id: str) -> play.LoadedGame:
+    game = play.load_game(store(), game_id)
+    assert game is not None  # a table this request opened
+    return game
+
+
+def _choose_for_creator(game_id: str, entry) -> None:
+    """The creator's lobby choices that the form left open: a free value at random, as a bot's."""
+    game = play.load_game(store(), game_id)
+    assert game is not None
+    picked = game.record.lobby.get("choices", {})
+    held = {field: {c.get(field) for c in picked.values()} for field in entry.unique_lobby_fields}
+    size = len(store().seats(game_id))
+    wanted = {}
+    for field in entry.lobby_fields:
+        if field.name in picked.get(play.SOLO_SEAT, {}):
+            continue
+        free = [
+            str(v)
+            for v, _label in field.choices
+            if str(v) not in held.get(field.name, set()) and not game.rules.lobby_choice_problem(field.name, v, size)
+        ]
+        if free:
+            wanted[field.name] = random.choice(free)
+    if wanted:
+        service().choose(game, play.SOLO_SEAT, name=None, choices=wanted)
 
 
 @bp.get("/g/<game_id>")

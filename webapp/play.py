@@ -128,13 +128,16 @@ def load_game(store: Store, game_id: str) -> LoadedGame | None:
     return LoadedGame(record, rules, state)  # a waiting room has no state yet: None
 
 
+DEFAULT_SOLO_NAME = "Adventurer"
+
+
 def start_game(
     store: Store,
     slug: str,
     options: dict,
     *,
     seed: int | None = None,
-    name: str = "Adventurer",
+    name: str = DEFAULT_SOLO_NAME,
     lobby: dict | None = None,
 ):
     """Create a solo game; returns (game id, the seat's token). Raises InvalidAction for bad options.

@@ -41,10 +41,13 @@ def expire_turns(service: GameService, now: float) -> None:
 
 
 def drop_absent(service: GameService, now: float) -> None:
-    """Apply the game's absence action to every seat away for longer than the grace period."""
+    """Apply the game's absence action to every seat away for longer than the grace period, or,
+    in a game with bots, let a bot keep the seat until its player is back (``service.take_over``)."""
     store = service.store
     for game_id, seat in store.absent_seats(now - GRACE_SECONDS):
         game = play.load_game(store, game_id)
+        if game is not None and service.take_over(game, seat):
+            continue
         action = game.rules.absence_action if game else None
         landed = action is not None and service.server_action(game_id, seat, dict(action))
         if not landed:

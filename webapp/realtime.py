@@ -42,6 +42,20 @@ PUSH_EVENT = "delve:push"
 PUSH_ROOM = "delve:push"
 
 
+# This process's other listeners, besides its pages (the classic TCP gateway, webapp/classic.py):
+# each change listener hears (game, revision) after the boards, each chat listener (game, message)
+# for a table's chat, from this process or, over Redis, from any other. Called on the emitting
+# thread: a listener only hands the news on, it never does the work there.
+change_listeners: list = []
+chat_listeners: list = []
+
+
+def _hear_chat(event, data, room) -> None:
+    if event == "chat" and isinstance(room, str) and room.startswith("t:") and isinstance(data, dict):
+        for listener in chat_listeners:
+            listener(room[2:], data)
+
+
 def _hand_over_push(manager: Manager, event: str, data) -> bool:
     """True when this emit was the processes' own doorbell: this process pushes the pages it holds
     their boards (``board_pushes``) and rings, itself, the pages here that fetch their own (one
@@ -50,6 +64,8 @@ def _hand_over_push(manager: Manager, event: str, data) -> bool:
         return False
     if isinstance(data, dict) and isinstance(data.get("game"), str) and isinstance(data.get("version"), int):
         board_pushes.changed(data["game"], data["version"], data.get("by"))
+        for listener in change_listeners:
+            listener(data["game"], data["version"])
         # Manager.emit: this process's sockets only, whichever manager this is.
         Manager.emit(manager, "changed", {"version": data["version"]}, "/", room=room_of(data["game"]))
     return True
@@ -61,6 +77,7 @@ class LocalDoorbell(Manager):
     def emit(self, event, data, namespace=None, room=None, skip_sid=None, callback=None, to=None, **kwargs):
         if _hand_over_push(self, event, data):
             return None
+        _hear_chat(event, data, to or room)
         return super().emit(
             event, data, namespace=namespace, room=room, skip_sid=skip_sid, callback=callback, to=to, **kwargs
         )
@@ -100,6 +117,7 @@ class RedisDoorbell(RedisManager):
         data = message.get("data")
         if _hand_over_push(self, message.get("event"), data[0] if isinstance(data, list) and data else data):
             return None
+        _hear_chat(message.get("event"), data[0] if isinstance(data, list) and data else data, message.get("room"))
         return super()._handle_emit(message)
 
     def _publish(self, data):

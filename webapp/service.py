@@ -13,13 +13,14 @@ the writers that land inside an action's transaction): nothing registers itself 
 from __future__ import annotations
 
 import logging
+import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import rules_engine
 
-from . import play
+from . import bots, play
 from . import seats as seat_tokens
 from .catalog import BY_SLUG, clean_name
 from .store import StaleVersion, Store
@@ -87,12 +88,29 @@ class GameService:
     # ---- actions ---------------------------------------------------------------------------------
 
     def act(
-        self, game: play.LoadedGame, seat: str, action: dict, *, by_server: bool = False, page: str | None = None
+        self,
+        game: play.LoadedGame,
+        seat: str,
+        action: dict,
+        *,
+        by_server: bool = False,
+        page: str | None = None,
+        bot: bool = False,
     ) -> play.LoadedGame:
         """Apply, store and ring one action based on ``game.version``; the game after it.
 
+        ``bot``: a bot plays ``seat`` (webapp/bots.py): the action lands only if a bot still plays
+        it when the action is stored (its player may have come back meanwhile: then StaleVersion).
         Raises InvalidAction / IllegalAction (nothing stored) or StaleVersion."""
-        applied = play.act(self.store, game, seat, action, by_server=by_server, writers=self.writers)
+        writers = self.writers
+        if bot:
+
+            def still_a_bot(conn, game_, seat_, *_rest) -> None:
+                if not self.store.seat_is_bot(conn, game_.id, seat_):
+                    raise StaleVersion(game_.version)
+
+            writers = [still_a_bot, *writers]
+        applied = play.act(self.store, game, seat, action, by_server=by_server, writers=writers)
         self.ring(game.id, applied.revision, page)
         return game.advanced(applied)
 
@@ -256,9 +274,14 @@ class GameService:
     def leave_waiting_room(self, game_id: str, seat: str) -> None:
         """The seat leaves before the start. A choice the smaller table no longer allows is cleared,
         to be made again (Dungeon Cards' ruling 55: the last player left holding the Mage or the
-        Healer chooses again), and the host passes to the longest-seated player (an empty room's
-        next arrival hosts it)."""
+        Healer chooses again; a bot chooses again at once), and the host passes to the
+        longest-seated player (an empty room's next arrival hosts it). Bots never host: when the
+        last person leaves, the bots leave with them."""
         self.ring(game_id, self.store.remove_seat(game_id, seat))
+        left = self.store.seats(game_id)
+        if left and all(s.bot for s in left):
+            for bot_seat in left:
+                self.ring(game_id, self.store.remove_seat(game_id, bot_seat.seat))
         for _attempt in range(5):
             game = play.load_game(self.store, game_id)
             if game is None or game.record.status != "waiting":
@@ -271,14 +294,113 @@ class GameService:
                     if game.rules.lobby_choice_problem(field, value, len(remaining)):
                         del mine[field]
             lobby["choices"] = {k: v for k, v in choices.items() if v}
-            lobby["host"] = play.host_of(lobby, remaining)
+            lobby["host"] = play.host_of(lobby, [s for s in remaining if not s.bot])
             if lobby == game.record.lobby:
+                break
+            try:
+                self.ring(game_id, self.store.set_lobby(game_id, lobby, expected_revision=game.record.revision))
+                break
+            except StaleVersion:
+                continue  # someone joined or chose meanwhile: redo it on theirs
+        self.give_bots_choices(game_id)
+
+    # ---- bots (webapp/bots.py) ------------------------------------------------------------------
+
+    def add_bot(self, game: play.LoadedGame, seat: str, level: str) -> str:
+        """The host seats a bot of ``level`` in a free seat of the waiting room; its seat.
+
+        The bot is named "Bot N" (the first N nobody at the table goes by) and makes its lobby
+        choices at once (Dungeon Cards: a free class the table allows), so it never holds up the
+        start. Its token is one nobody was given."""
+        if not bots.supports_bots(game.record.slug):
+            raise Refused(409, "This game has no bots yet.")
+        if level not in bots.LEVELS:
+            raise Refused(400, f"A bot's level is one of: {', '.join(bots.LEVELS)}.")
+        seated = self.store.seats(game.id)
+        if play.host_of(game.record.lobby, seated) != seat:
+            raise Refused(403, "Only the host can add bots to the table.")
+        number = next(n for n in range(1, 100) if not play.name_taken(seated, f"{bots.BOT_NAME} {n}"))
+        taken = self.store.add_seat(
+            game.id,
+            name=f"{bots.BOT_NAME} {number}",
+            token_hash=seat_tokens.hash_token(seat_tokens.new_token()),
+            limit=play.table_size(game.rules, game.record.options),
+            bot=level,
+        )
+        if taken is None:
+            raise Refused(409, "Every seat at this table is taken.")
+        self.ring(game.id, taken[1])
+        self.give_bots_choices(game.id)
+        return taken[0]
+
+    def remove_bot(self, game: play.LoadedGame, seat: str, bot_seat: str) -> None:
+        """The host takes a bot off the table before the start (its seat is free again)."""
+        seated = self.store.seats(game.id)
+        if play.host_of(game.record.lobby, seated) != seat:
+            raise Refused(403, "Only the host can remove bots from the table.")
+        if not any(s.seat == bot_seat and s.bot for s in seated):
+            raise Refused(409, "There is no bot in that seat.")
+        self.leave_waiting_room(game.id, bot_seat)
+
+    def give_bots_choices(self, game_id: str) -> None:
+        """Every bot in a waiting room holds each lobby choice: a value at random among those the
+        table allows and nobody else holds (Dungeon Cards: a class)."""
+        for _attempt in range(5):
+            game = play.load_game(self.store, game_id)
+            if game is None or game.record.status != "waiting":
                 return
+            entry = BY_SLUG[game.record.slug]
+            seated = self.store.seats(game_id)
+            lobby = dict(game.record.lobby)
+            choices = {k: dict(v) for k, v in lobby.get("choices", {}).items()}
+            for bot_seat in (s.seat for s in seated if s.bot):
+                mine = choices.setdefault(bot_seat, {})
+                for field in entry.lobby_fields:
+                    if field.name in mine:
+                        continue
+                    held = (
+                        {c.get(field.name) for other, c in choices.items() if other != bot_seat}
+                        if field.name in entry.unique_lobby_fields
+                        else set()
+                    )
+                    free = [
+                        str(value)
+                        for value, _label in field.choices
+                        if str(value) not in held
+                        and not game.rules.lobby_choice_problem(field.name, value, len(seated))
+                    ]
+                    if free:
+                        mine[field.name] = random.choice(free)
+            choices = {k: v for k, v in choices.items() if v}
+            if choices == lobby.get("choices", {}):
+                return
+            lobby["choices"] = choices
             try:
                 self.ring(game_id, self.store.set_lobby(game_id, lobby, expected_revision=game.record.revision))
                 return
             except StaleVersion:
-                continue  # someone joined or chose meanwhile: redo it on theirs
+                continue
+
+    def take_over(self, game: play.LoadedGame, seat: str) -> bool:
+        """A bot keeps a dropped player's seat until they come back (instead of the game's absence
+        action): True if it does. Only in a game with bots, only for a seat still in play, and
+        only while another person plays at the table: a table nobody is left at ends as it
+        always did (the absence action), and a solo table waits for its player."""
+        if not bots.supports_bots(game.record.slug) or game.state is None:
+            return False
+        living = game.rules.living_seats(game.state)
+        if living is not None and seat not in living:
+            return False
+        seated = self.store.seats(game.id)
+        if not any(s.seat != seat and not s.bot and not s.gone for s in seated):
+            return False
+        revision = self.store.take_over(game.id, seat, bots.TAKE_OVER_LEVEL)
+        self.ring(game.id, revision)
+        return revision is not None
+
+    def reclaim(self, game_id: str, seat: str) -> None:
+        """The player of a seat a bot kept is back: it is theirs again."""
+        self.ring(game_id, self.store.reclaim(game_id, seat))
 
     def play_again(self, game: play.LoadedGame, seat: str, options: dict) -> Seated | str:
         """ "Play again" at a finished table: the first player to ask opens a new table with

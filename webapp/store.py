@@ -82,6 +82,20 @@ seats = Table(
     # For a seat taken mid-game: a keyed hash of the client address it came from (never the
     # address itself), to cap how many seats one address takes in a running game.
     Column("origin", String(64), nullable=True),
+    # Bots (webapp/bots.py): the level of the bot that plays this seat ("easy", "normal"), NULL
+    # for a person; ``kept`` 1 while a bot plays a dropped player's seat until they come back.
+    Column("bot", String(16), nullable=True),
+    Column("kept", Integer, nullable=False, server_default="0"),
+)
+
+# Which process drives a running table's bots, and until when (webapp/bots.py): exactly one at a
+# time; a crashed process's lease runs out and another takes the table over.
+bot_leases = Table(
+    "bot_leases",
+    metadata,
+    Column("game_id", String(64), ForeignKey("games.id"), primary_key=True),
+    Column("owner", String(64), nullable=False),
+    Column("expires_at", Float, nullable=False),
 )
 
 chat = Table(
@@ -215,6 +229,10 @@ class SeatRecord:
     connected: bool
     last_seen: float
     gone: bool
+    bot: str | None = None
+    """The level of the bot that plays this seat, or None for a person."""
+    kept: bool = False
+    """A bot plays this seat until its player comes back (a take-over)."""
 
 
 def _bump(conn, game_id: str) -> int:
@@ -625,12 +643,29 @@ class Store:
         with self.engine.connect() as conn:
             rows = conn.execute(_SEATS, {"game_id": game_id}).mappings()
             return [
-                SeatRecord(r["seat"], r["name"], r["joined_at"], bool(r["connected"]), r["last_seen"], bool(r["gone"]))
+                SeatRecord(
+                    r["seat"],
+                    r["name"],
+                    r["joined_at"],
+                    bool(r["connected"]),
+                    r["last_seen"],
+                    bool(r["gone"]),
+                    r["bot"],
+                    bool(r["kept"]),
+                )
                 for r in rows
             ]
 
     def add_seat(
-        self, game_id: str, *, name: str, token_hash: str, limit: int, origin: str | None = None, counted=None
+        self,
+        game_id: str,
+        *,
+        name: str,
+        token_hash: str,
+        limit: int,
+        origin: str | None = None,
+        counted=None,
+        bot: str | None = None,
     ) -> tuple[str, int] | None:
         """Take the next free seat ("p2", "p3", …) if fewer than ``limit`` are taken: (seat, the
         game's new revision); None if full.
@@ -660,6 +695,7 @@ class Store:
                             last_seen=now,
                             gone=0,
                             origin=origin,
+                            bot=bot,
                         )
                     )
                     revision = _bump(conn, game_id)
@@ -685,9 +721,12 @@ class Store:
 
     def set_connected(self, game_id: str, seat: str, connected: bool) -> int | None:
         """Record a seat's connection state; the new revision if it changed (viewers should be
-        told), else None."""
+        told), else None. A player whose seat a bot was keeping has it back as their page's
+        socket connects (webapp/bots.py)."""
         now = time.time()
         with self.engine.begin() as conn:
+            if connected:
+                self._reclaim(conn, game_id, seat, now)
             changed = conn.execute(
                 update(seats)
                 .where(seats.c.game_id == game_id, seats.c.seat == seat, seats.c.connected == (0 if connected else 1))
@@ -722,6 +761,7 @@ class Store:
                     games.c.status == "running",
                     seats.c.connected == 0,
                     seats.c.gone == 0,
+                    seats.c.bot.is_(None),  # a bot is never away; a kept seat is a bot's meanwhile
                     seats.c.last_seen < older_than,
                 )
             )
@@ -750,6 +790,96 @@ class Store:
                 )
                 .values(turn_deadline=now + grace)
             )
+
+    # ---- bots (webapp/bots.py) ---------------------------------------------------------------------
+
+    def take_over(self, game_id: str, seat: str, level: str) -> int | None:
+        """A bot of ``level`` plays a person's seat until they come back; the new revision, or
+        None if the seat is not a person's any more (a bot, gone, or taken over already)."""
+        with self.engine.begin() as conn:
+            changed = conn.execute(
+                update(seats)
+                .where(seats.c.game_id == game_id, seats.c.seat == seat, seats.c.bot.is_(None), seats.c.gone == 0)
+                .values(bot=level, kept=1)
+            ).rowcount
+            return _bump(conn, game_id) if changed else None
+
+    def reclaim(self, game_id: str, seat: str) -> int | None:
+        """The player of a kept seat is back: the seat is theirs again (the new revision), or None
+        if it was not kept for them."""
+        with self.engine.begin() as conn:
+            if not self._reclaim(conn, game_id, seat, time.time()):
+                return None
+            return _bump(conn, game_id)
+
+    @staticmethod
+    def _reclaim(conn, game_id: str, seat: str, now: float) -> bool:
+        return bool(
+            conn.execute(
+                update(seats)
+                .where(seats.c.game_id == game_id, seats.c.seat == seat, seats.c.kept == 1)
+                .values(bot=None, kept=0, last_seen=now)
+            ).rowcount
+        )
+
+    def seat_is_bot(self, conn, game_id: str, seat: str) -> bool:
+        """Inside an action's transaction: whether a bot still plays ``seat`` (its player may have
+        come back since the bot read the board)."""
+        played_by = conn.execute(select(seats.c.bot).where(seats.c.game_id == game_id, seats.c.seat == seat)).scalar()
+        return played_by is not None
+
+    def bot_tables(self) -> dict[str, tuple[int, float, list[str]]]:
+        """Running games where a bot plays a seat still in the game: {game: (version, when it last
+        changed, the bot seats in join order)}; one read for every table a process may drive."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(games.c.id, games.c.version, games.c.updated_at, seats.c.seat)
+                .join(seats, seats.c.game_id == games.c.id)
+                .where(games.c.status == "running", seats.c.bot.is_not(None), seats.c.gone == 0)
+                .order_by(games.c.id, seats.c.joined_at, seats.c.seat)
+            )
+            tables: dict[str, tuple[int, float, list[str]]] = {}
+            for game_id, version, updated_at, seat in rows:
+                tables.setdefault(game_id, (version, updated_at, []))[2].append(seat)
+            return tables
+
+    def take_lease(self, game_id: str, owner: str, now: float, seconds: float) -> bool:
+        """Hold (or renew) the lease on a game's bots until ``now + seconds``: True if ``owner``
+        holds it now. One conditional UPDATE (ours, or run out) or, for a game never leased, one
+        INSERT: PostgreSQL re-checks the UPDATE's WHERE on a row a concurrent writer just changed,
+        SQLite runs writers one at a time, and the primary key lets one of two INSERTs in, so two
+        processes never both hold a game."""
+        with self.engine.begin() as conn:
+            renewed = conn.execute(
+                update(bot_leases)
+                .where(
+                    bot_leases.c.game_id == game_id,
+                    (bot_leases.c.owner == owner) | (bot_leases.c.expires_at < now),
+                )
+                .values(owner=owner, expires_at=now + seconds)
+            ).rowcount
+            if renewed:
+                return True
+            if conn.execute(select(bot_leases.c.owner).where(bot_leases.c.game_id == game_id)).first() is not None:
+                return False  # another process holds it
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(insert(bot_leases).values(game_id=game_id, owner=owner, expires_at=now + seconds))
+            return True
+        except IntegrityError:
+            return False  # another process took it at the same moment
+
+    def release_lease(self, game_id: str, owner: str) -> None:
+        """Give up our lease on a game (it is over, or has no bot left to drive)."""
+        with self.engine.begin() as conn:
+            conn.execute(delete(bot_leases).where(bot_leases.c.game_id == game_id, bot_leases.c.owner == owner))
+
+    def lease_owner(self, game_id: str) -> tuple[str, float] | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                select(bot_leases.c.owner, bot_leases.c.expires_at).where(bot_leases.c.game_id == game_id)
+            ).first()
+            return None if row is None else (row[0], row[1])
 
     # ---- chat ----------------------------------------------------------------------------------
 

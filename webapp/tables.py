@@ -13,7 +13,7 @@ from flask import Blueprint, abort, current_app, redirect, request, url_for
 
 from rules_engine.text import clean_text
 
-from . import browsers, play
+from . import bots, browsers, play
 from . import seats as seat_tokens
 from .catalog import BY_SLUG, clean_name
 from .games import game_or_404, is_htmx, service, store, viewer_seat
@@ -205,6 +205,30 @@ def leave_table(game_id: str):
     return response
 
 
+@bp.post("/g/<game_id>/add-bot")
+@limiter.limit(TABLE)
+def add_bot(game_id: str):
+    """The host seats a bot (``level``: easy or normal) in a free seat of the waiting room."""
+    game, seat = _seated_in_waiting_room(game_id)
+    level = request.form.get("level", "normal")
+    if level not in bots.LEVELS:
+        abort(400, description=f"A bot's level is one of: {', '.join(bots.LEVELS)}.")
+    service().add_bot(game, seat, level)
+    return _back(game_id)
+
+
+@bp.post("/g/<game_id>/remove-bot")
+@limiter.limit(TABLE)
+def remove_bot(game_id: str):
+    """The host takes the bot in ``seat`` off the table; the seat is free again."""
+    game, seat = _seated_in_waiting_room(game_id)
+    bot_seat = request.form.get("seat", "")
+    if not (0 < len(bot_seat) <= 32):
+        abort(400, description="Say which bot to remove.")
+    service().remove_bot(game, seat, bot_seat)
+    return _back(game_id)
+
+
 @bp.post("/g/<game_id>/chat")
 @limiter.limit(CHAT)
 def chat(game_id: str):
@@ -226,6 +250,27 @@ def chat(game_id: str):
     push_chat(game_id, message)
     if is_htmx():
         return "", 204
+    return _back(game_id)
+
+
+@bp.post("/g/<game_id>/classic")
+@limiter.limit(TABLE)
+def classic_clients(game_id: str):
+    """The host lets classic TCP clients take seats at a Dungeon of Doom table (``on=1``), or
+    stops taking new ones (``on=0``): webapp/classic.py."""
+    check_csrf()
+    game, seat = _seated(game_id)
+    gateway = current_app.extensions.get("delve_classic")
+    if gateway is None or game.record.slug != "dungeon-of-doom":
+        abort(404, description="This server does not take classic clients (CLASSIC_PORTS is not set).")
+    if play.host_of(game.record.lobby, store().seats(game_id)) != seat:
+        abort(403, description="Only the host can turn classic clients on or off.")
+    if request.form.get("on") == "1":
+        gateway.enable(game_id)
+    elif request.form.get("on") == "0":
+        gateway.disable(game_id)
+    else:
+        abort(400, description="Say on=1 or on=0.")
     return _back(game_id)
 
 

@@ -131,8 +131,9 @@ def _red(code: str) -> bool:
     return code[-1] in "HD"
 
 
-def _cell(pos: Sequence[int]) -> str:
-    return f"({pos[0]},{pos[1]})"
+def cell_name(pos: Sequence[int]) -> str:
+    """A square named as the map's labels read it (rows down, columns across, both from 1)."""
+    return f"row {pos[0]}, column {pos[1]}"
 
 
 def _join(codes: Sequence[str]) -> str:
@@ -309,7 +310,7 @@ def _finish_setup(s: dict[str, Any]) -> None:
     s["log"].append("The header cards go to the bottom of the deck: " + " ".join(s["top"] + s["side"]) + ".")
     s["position"] = [1, 1]
     s["phase"] = "explore"
-    s["log"].append("You step onto (1,1).")
+    s["log"].append(f"You step onto {cell_name((1, 1))}.")
     _enter(s, 1, 1)
 
 
@@ -709,9 +710,9 @@ def _do_move(s: dict[str, Any], a: dict[str, Any]) -> None:
     n = s["size"]
     r, c = step(tuple(s["position"]), a["dir"])
     if not in_bounds((r, c), rows=n, cols=n, first=1):
-        raise IllegalAction(f"You cannot step off the map (the way out is exit from ({n},{n})).")
+        raise IllegalAction(f"You cannot step off the map (the way out is the exit at {cell_name((n, n))}).")
     s["position"] = [r, c]
-    s["log"].append(f"You move {DIRECTION_NAMES[a['dir']]} to ({r},{c}).")
+    s["log"].append(f"You move {DIRECTION_NAMES[a['dir']]} to {cell_name((r, c))}.")
     _enter(s, r, c)
 
 
@@ -866,11 +867,13 @@ def _do_retreat(s: dict[str, Any], a: dict[str, Any]) -> None:
     n = s["size"]
     rid = s["encounter"]["room"]
     if not in_bounds(tuple(to), rows=n, cols=n, first=1):
-        raise IllegalAction(f"{_cell(to)} is outside the map.")
+        raise IllegalAction(f"You cannot retreat to {cell_name(to)}: it is outside the map.")
     if s["map"][to[0] - 1][to[1] - 1] == rid:
-        raise IllegalAction(f"{_cell(to)} is inside the room: retreat to an empty cell next to it.")
+        raise IllegalAction(
+            f"You cannot retreat to {cell_name(to)}: it is inside the room; retreat to an empty cell next to it."
+        )
     if to not in _retreat_targets(s):
-        raise IllegalAction(f"{_cell(to)} is not an empty cell next to room {rid}.")
+        raise IllegalAction(f"You cannot retreat to {cell_name(to)}: it is not an empty cell next to room {rid}.")
     enc = s["encounter"]
     s["position"] = to
     if phase == "combat" or keep:
@@ -879,11 +882,11 @@ def _do_retreat(s: dict[str, Any], a: dict[str, Any]) -> None:
         s["room_status"][rid - 1] = "suspended"
         s["encounter"] = None
         s["phase"] = "explore"
-        s["log"].append(f"You retreat to {_cell(to)}; room {rid} is suspended as it stands.")
+        s["log"].append(f"You retreat to {cell_name(to)}; room {rid} is suspended as it stands.")
         return
     lost = [card["code"] for card in enc["cards"]]
     _remove(s, list(enc["cards"]))
-    s["log"].append(f"You retreat to {_cell(to)}; the traps fire in the empty room. Lost: {_join(lost)}.")
+    s["log"].append(f"You retreat to {cell_name(to)}; the traps fire in the empty room. Lost: {_join(lost)}.")
     _empty_room(s)
 
 
@@ -891,7 +894,7 @@ def _do_exit(s: dict[str, Any], a: dict[str, Any]) -> None:
     _need_phase(s, "explore", what="exit")
     n = s["size"]
     if s["position"] != [n, n]:
-        raise IllegalAction(f"The exit is at ({n},{n}).")
+        raise IllegalAction(f"The exit is at {cell_name((n, n))}.")
     _end(s, "exited")
 
 
@@ -1101,10 +1104,10 @@ def action_label(state: dict[str, Any], action: dict[str, Any]) -> str:
         if kind == "retreat":
             to = action["to"]
             if action.get("keep"):
-                return f"Retreat to ({to[0]},{to[1]}) keeping the traps"
+                return f"Retreat to {cell_name(to)} keeping the traps"
             if s["phase"] == "combat":
-                return f"Retreat to ({to[0]},{to[1]}) (room suspended)"
-            return f"Retreat to ({to[0]},{to[1]})"
+                return f"Retreat to {cell_name(to)} (room suspended)"
+            return f"Retreat to {cell_name(to)}"
         if kind == "exit":
             return f"Leave the dungeon with {s['stats']['gold']} gold"
     except (KeyError, IndexError, TypeError, StopIteration, InvalidAction):

@@ -40,7 +40,10 @@ class TestMovement:
         s = draw(s)
         assert where(s, "P") == [5, 6]
         assert s["characters"][0]["status"] == "active"
-        assert "(5,2) → (5,3) → (5,4) → (5,5) → (5,6)" in events(s, "moved")[-1]
+        assert (
+            "column 5, row 2 → column 5, row 3 → column 5, row 4 → column 5, row 5 → column 5, row 6"
+            in events(s, "moved")[-1]
+        )
         s = draw(s)
         assert s["characters"][0]["status"] == "escaped"
         res = dc.result(s)
@@ -218,7 +221,7 @@ class TestClasses:
     def test_s10_variant_ninja_bounces_onto_the_exit(self):
         s = given([("P", "ninja")], deck=["3C"], exits=[(9, 1)], positions={"P": (8, 1)})
         s = draw(s)
-        assert "(9,1) → (10,1) → (9,1)" in events(s, "moved")[-1]
+        assert "column 9, row 1 → column 10, row 1 → column 9, row 1" in events(s, "moved")[-1]
         assert s["characters"][0]["status"] == "escaped"
         assert dc.result(s)["result"] == "victory"
 
@@ -232,7 +235,7 @@ class TestClasses:
         assert s["combat"]["dash"] == {"athlete": "P", "card": "3D"}
         assert "QC" in s["discard"]
         s2 = act(s, "P", "dash", direction="up")
-        assert "(5,2) → (5,3) → (5,4)" in events(s2, "moved")[-1]
+        assert "column 5, row 2 → column 5, row 3 → column 5, row 4" in events(s2, "moved")[-1]
         assert s2["characters"][0]["status"] == "escaped"
         assert s2["discard"][-1] == "3D"
         [entry] = s2["hall_of_fame"]
@@ -315,7 +318,7 @@ class TestMods:
         s = given([("P", "swordsman")], deck=["4D", "5S", "6C"], **self.WALLS)
         s = draw(s)
         assert where(s, "P") == [7, 3]
-        assert "Redirected at (5,3)" in events(s, "moved")[-1]
+        assert "Redirected at column 5, row 3" in events(s, "moved")[-1]
         s = draw(s)
         assert where(s, "P") == [7, 1]
         s = draw(s)
@@ -366,7 +369,7 @@ class TestRoundLimit:
             s = draw(s)
             if i < 9:
                 assert where(s, "P") == square
-        assert [e["text"] for e in s["log"] if e["event"] == "moved"][-1].endswith("ending at (5,1).")
+        assert [e["text"] for e in s["log"] if e["event"] == "moved"][-1].endswith("ending at column 5, row 1.")
         assert s["characters"][0]["status"] == "lost" and s["characters"][0]["position"] is None
         assert dc.result(s)["result"] == "defeat" and s["hall_of_fame"] == []
         assert s["turn"]["turn_number"] == 10

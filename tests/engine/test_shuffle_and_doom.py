@@ -969,7 +969,7 @@ class TestContract:
         s = act(act(s, "move", dir="E"), "attack", card="QS")
         assert sad.action_label(s, {"type": "attack", "card": "QS"}) == "Attack Q♠ (strength 4)"
         t = act(given_state("M1", (3, 3), health=10, draw=["9C", "8D", "5H"]), "move", dir="E")
-        assert sad.action_label(t, {"type": "retreat", "to": [4, 4]}) == "Retreat to (4,4)"
+        assert sad.action_label(t, {"type": "retreat", "to": [4, 4]}) == "Retreat to row 4, column 4"
         assert sad.action_label(t, {"type": "take", "card": "8D"}) == "Take 8♦ — active traps deal 9"
         for state in (s, t, new(full_deck(*S1_HEADERS), merge_single_rooms=True)):
             for action in sad.legal_actions(state, SEAT):

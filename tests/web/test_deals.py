@@ -214,3 +214,14 @@ def _finished_ids(store, client):
                 .where(games.c.status == "finished")
             )
         ]
+
+
+def test_onlookers_read_a_named_players_end_by_name(seat_client, store, clock):
+    bea = seat_client()
+    game_id = take(bea, "/daily/shuffle-and-doom", name="Bea")
+    play_to_the_end(bea, store, seed=2)
+    watcher = seat_client()
+    seen = Page(watcher.get(f"/g/{game_id}").data)
+    assert "Bea" in seen.text(".result") and "You " not in seen.text(".result")
+    assert seen.texts("#log li")[-1].startswith("Bea ")  # the log's last line is the result's, for onlookers
+    assert "Bea" not in Page(bea.get(f"/g/{game_id}").data).text(".result h2")  # she reads "You…"

@@ -301,7 +301,7 @@ class TestTable:
         t = Table(app, seat_client, ("ninja", "tank"), start=False)
         t.start()
         host_page, other = t.page("p1"), t.page("p2")
-        assert Page(host_page).select('[aria-label="Put an Exit on (5,8)"]') and "Put an Exit" not in other
+        assert Page(host_page).select('[aria-label="Put an Exit on column 5, row 8"]') and "Put an Exit" not in other
         assert "The host is setting up the board." in other
         # The select form composes the same action (phones: squares are small).
         client = t.host
@@ -445,7 +445,7 @@ class TestRealtime:
         t.act("p1", {"type": "draw_card"})  # the same sockets do hear a real change
         assert all(received(sio) for sio in sockets)
 
-    def test_a_party_member_gone_beyond_the_grace_period_leaves_and_play_goes_on(self, app, seat_client):
+    def test_a_party_member_gone_beyond_the_grace_period_is_kept_by_a_bot_and_play_goes_on(self, app, seat_client):
         t = Table(app, seat_client, ("ninja", "tank", "rogue"), deck="3C 2D")
         t.socket("p1")
         t.socket("p3")
@@ -454,10 +454,12 @@ class TestRealtime:
         presence.tick(t.service, now=time.time() + presence.GRACE_SECONDS + 5)
         state = t.state()
         statuses = {c["id"]: c["status"] for c in state["characters"]}
-        assert statuses["p2"] == "left" and state["status"] == "playing"
-        assert t.store.actions(t.game_id)[-1][1:] == ("p2", {"type": "absent"})
+        # A bot keeps the seat until its player is back (issue 16): no "absent", nobody leaves.
+        assert statuses["p2"] == "active" and state["status"] == "playing"
+        assert [(s.seat, s.bot) for s in t.store.seats(t.game_id) if s.kept] == [("p2", "normal")]
+        assert all(action["type"] != "absent" for _seq, _seat, action in t.store.actions(t.game_id))
         t.act("p1", {"type": "draw_card"})
-        assert t.state()["turn"]["current"] == "p3"  # the leaver is skipped
+        assert t.state()["turn"]["current"] == "p2"  # the bot's turn now
 
     def test_a_solo_game_waits_for_its_player(self, app, seat_client):
         t = Table(app, seat_client, ("ninja",), deck="3C")
@@ -592,7 +594,7 @@ class TestPage:
         assert "Active Reflex: turned around" in first and Page(first).select(".bounce")
         assert t.where("p1") == [8, 1]
         second = t.act("p1", {"type": "draw_card"}).get_data(as_text=True)
-        assert "turned by the wall at (8,3)" in second
+        assert "turned by the wall at column 8, row 3" in second
         assert Page(second).select('.redirect line[x1="1"][y1="9"][x2="9"][y2="1"]')
         assert t.where("p1") == [10, 3]
 

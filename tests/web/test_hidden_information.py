@@ -144,3 +144,41 @@ def test_s19_the_next_card_stays_hidden(app, seat_client, store, caplog):
     for text in texts:
         assert str(seed) not in text
         assert_card_absent(text, "10C")
+
+
+def test_a_challenge_gives_nothing_of_its_deal_away_while_an_attempt_runs(app, seat_client, store):
+    """A friend playing a challenge's deal reaches the challenge page, the challenger's finished
+    game and its replay addresses: none of them shows the deal's hidden cards or seed until the
+    friend's own attempt is over."""
+    ann = seat_client()
+    ann.start(size="5", deck=stacked_deal(5, 5))
+    rng = random.Random(5)
+    state = rules.load(store.load(ann.game_id).snapshot)
+    while rules.result(state) is None:
+        assert ann.act(finishing_choice(state, rng)).status_code == 200
+        state = rules.load(store.load(ann.game_id).snapshot)
+    source = ann.game_id
+    link = ann.http.post(f"/g/{source}/challenge", data={"csrf_token": ann.csrf}).headers["Location"]
+    bea = seat_client()
+    # The challenge never names the challenger's game: its page (a finished game's log) is reached
+    # only by a link its player chose to share.
+    assert source not in bea.get(link).get_data(as_text=True)
+    started = bea.http.post(f"{link}/play", data={"csrf_token": bea.csrf, "name": "Bea"})
+    bea.game_id = started.headers["Location"].rsplit("/", 1)[-1]
+    bea.get(f"/g/{bea.game_id}")
+    rng = random.Random(6)
+    for _ in range(12):
+        state = rules.load(store.load(bea.game_id).snapshot)
+        if rules.result(state) is not None:
+            break
+        seed = store.load(bea.game_id).seed
+        bodies = [bea.act(finishing_choice(state, rng)), bea.get(link), bea.board()]
+        bodies += [bea.http.get(f"/g/{source}/{path}") for path in ("replay", "replay.json", "replay?step=3")]
+        bodies += [bea.http.get(f"/g/{bea.game_id}/{path}") for path in ("replay", "replay.json")]
+        state = rules.load(store.load(bea.game_id).snapshot)
+        if rules.result(state) is not None:
+            break
+        for body in bodies:
+            assert body.status_code in (200, 403, 409)
+            assert_nothing_hidden(body.get_data(as_text=True), state, seed)
+    assert hidden_cards(state), "the attempt's draw pile was empty: the check is empty"

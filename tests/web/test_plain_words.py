@@ -1,6 +1,6 @@
 """No internal codes in anything a player reads: every game played at random through the web, for
 a few seeds, as each seat's browser sees it, with no log line, button, status or label naming a
-place the way the engine stores it ("r7c1", "[9, 8]") or offering a one-choice range ("1–1").
+place the way the engine stores it ("r7c1", "[9, 8]", "(5,8)") or offering a one-choice range ("1–1").
 
 The page's words are its text and the attributes read out or shown on hover (aria-label, title,
 alt); markup attributes the player never reads (data-*, the action's JSON) may hold codes."""
@@ -17,12 +17,16 @@ from tests.web.test_dungeon_cards_web import Table as CardsTable
 from tests.web.test_dungeon_of_doom_web import Table as DoomTable
 
 INTERNAL_CODES = re.compile(r"\br\d+c\d+\b|\[\d+, ?\d+\]|\((\d+)\s*[–-]\s*\1\)")
+BARE_SQUARES = re.compile(rf"{INTERNAL_CODES.pattern}|\(\d+, ?\d+\)")
+"""The codes, and a square as a bare pair: for the games whose boards label their rows and columns,
+so a place is named as those labels read ("row 1, column 2")."""
+LABELLED_BOARDS = {"shuffle-and-doom", "dungeon-cards"}
 READ_ATTRIBUTES = ("aria-label", "title", "alt")
 STEPS = 50
 SAYS_WHERE = {
     "clear-the-dungeon": r"revealed in row \d|Play \S+ on the [JQK]",
     "hebracs-dungeon": r"chamber",
-    "shuffle-and-doom": r"[Mm]ove",
+    "shuffle-and-doom": r"row \d+, column \d+",
 }
 """What each solo game says where something is, so a run that never got that far fails."""
 QUITTING = ("resign", "leave", "give_up")
@@ -40,9 +44,9 @@ def words(body: str) -> list[str]:
     return out
 
 
-def assert_plain(body: str, where: str) -> None:
+def assert_plain(body: str, where: str, codes: re.Pattern[str] = INTERNAL_CODES) -> None:
     for text in words(body):
-        found = INTERNAL_CODES.search(text)
+        found = codes.search(text)
         assert found is None, f"{where}: internal code {found.group(0)!r} in {text[:300]!r}"
 
 
@@ -51,7 +55,7 @@ def pick(rng: random.Random, offers: list[tuple[str, dict]]) -> tuple[str, dict]
     return rng.choice(keep or offers)
 
 
-def play_at_random(clients: dict, store, rng: random.Random, label: str) -> str:
+def play_at_random(clients: dict, store, rng: random.Random, label: str, codes=INTERNAL_CODES) -> str:
     """Each step: read every seat's board, then one seat presses one of its buttons at random.
     Returns everything the seats read, for the caller to check the game said what it should."""
     read = []
@@ -59,7 +63,7 @@ def play_at_random(clients: dict, store, rng: random.Random, label: str) -> str:
         offers = []
         for seat, client in clients.items():
             body = client.board().get_data(as_text=True)
-            assert_plain(body, f"{label}, step {step}, {seat}'s board")
+            assert_plain(body, f"{label}, step {step}, {seat}'s board", codes)
             read += words(body)
             offers += [(seat, button.action) for button in Page(body).buttons()]
         if not offers:
@@ -69,17 +73,23 @@ def play_at_random(clients: dict, store, rng: random.Random, label: str) -> str:
         clients[seat].version = store.load(clients[seat].game_id).version
         response = clients[seat].act(action)
         assert response.status_code == 200, response.get_data(as_text=True)
-        assert_plain(response.get_data(as_text=True), f"{label}, step {step}, {seat}'s answer to {action}")
+        assert_plain(response.get_data(as_text=True), f"{label}, step {step}, {seat}'s answer to {action}", codes)
     for seat, client in clients.items():
-        assert_plain(client.get(f"/g/{client.game_id}").get_data(as_text=True), f"{label}, {seat}'s last page")
+        last_page = client.get(f"/g/{client.game_id}").get_data(as_text=True)
+        assert_plain(last_page, f"{label}, {seat}'s last page", codes)
     return "\n".join(read)
 
 
 def test_the_pattern_catches_the_codes_it_is_for():
-    for code in ("r7c1 revealed: K♣", "came into view at [9, 8]", "at [9,8]", "Pick a card (1–1)", "(2-2)"):
-        assert INTERNAL_CODES.search(code), code
-    for plain in ("K♣ revealed in row 7, left", "3 steps north of you", "Pick a card (1–3)", "Hit 3/5"):
-        assert not INTERNAL_CODES.search(plain), plain
+    codes = ("r7c1 revealed: K♣", "came into view at [9, 8]", "at [9,8]", "Pick a card (1–1)", "(2-2)")
+    bare_squares = ("You move east to (1,2).", "Retreat to (4, 4)", "Put an Exit on (5,8)")
+    for code in codes:
+        assert INTERNAL_CODES.search(code) and BARE_SQUARES.search(code), code
+    for code in bare_squares:
+        assert BARE_SQUARES.search(code), code
+    plain_squares = ("You move east to row 1, column 2.", "Put an Exit on column 5, row 8", "Speed (2)")
+    for plain in ("K♣ revealed in row 7, left", "3 steps north of you", "Pick a card (1–3)", "Hit 3/5", *plain_squares):
+        assert not INTERNAL_CODES.search(plain) and not BARE_SQUARES.search(plain), plain
 
 
 @pytest.mark.parametrize("slug", ["clear-the-dungeon", "hebracs-dungeon", "shuffle-and-doom"])
@@ -88,7 +98,8 @@ def test_a_solo_game_played_at_random_reads_in_plain_words(seat_client, store, s
     # The deal is the server's; the failure message quotes the text that broke the rule.
     player = seat_client()
     player.start(slug)
-    read = play_at_random({"p1": player}, store, random.Random(seed), f"{slug} seed {seed}")
+    codes = BARE_SQUARES if slug in LABELLED_BOARDS else INTERNAL_CODES
+    read = play_at_random({"p1": player}, store, random.Random(seed), f"{slug} seed {seed}", codes)
     # The places the old codes named are still named, in words.
     assert re.search(SAYS_WHERE[slug], read), f"{slug} seed {seed}: no place named at all"
 
@@ -103,4 +114,6 @@ def test_the_dungeon_of_doom_played_at_random_reads_in_plain_words(app, seat_cli
 @pytest.mark.parametrize("seed", [1, 2])
 def test_dungeon_cards_played_at_random_reads_in_plain_words(app, seat_client, seed):
     table = CardsTable(app, seat_client, ("swordsman", "tank"), markers=None)
-    assert play_at_random(table.clients, table.store, random.Random(seed), f"dungeon cards seed {seed}")
+    read = play_at_random(table.clients, table.store, random.Random(seed), f"dungeon cards seed {seed}", BARE_SQUARES)
+    # Squares are still named, the way the board's labels read them.
+    assert re.search(r"column \d+, row \d+", read), f"dungeon cards seed {seed}: no square named at all"

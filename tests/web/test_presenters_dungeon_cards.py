@@ -159,14 +159,15 @@ class TestBoard:
         assert at(board, 1, 10).plain and at(board, 1, 10).css == "sq"
         assert at(board, 2, 10).plain and at(board, 2, 10).css == "sq alt"
         assert board.description == (
-            "The board, 10 by 10 squares. Exit at (5,8). Pit at (8,8). P the Swordsman at (5,1). "
+            "The board, 10 by 10 squares. Exit at column 5, row 8. Pit at column 8, row 8. "
+            "P the Swordsman at column 5, row 1. "
         )
         assert [(t.name, t.letters) for t in board.legend_tokens] == [("P", "Sw")]
 
     def test_a_spectator_sees_no_you_mark(self):
         board = shown(given([("P", "swordsman")], deck=["3C"]), None, {"P": "Ann"})["board"]
         assert at(board, 5, 1).tokens[0].css == "tok seat-1 current"
-        assert "Ann the Swordsman at (5,1)." in board.description
+        assert "Ann the Swordsman at column 5, row 1." in board.description
 
     def test_the_last_move_leaves_a_trail(self):
         before = given([("P", "swordsman")], deck=["3C", "2D"])
@@ -182,7 +183,7 @@ class TestBoard:
         assert at(board, 8, 1).tokens[0].arrive == "arrive st-3"
         move = out["last_move"]
         assert (move.card, move.badge, move.who, move.verb) == ("3C", "→ 3", "P", "moved")
-        assert (move.direction, move.distance, move.route) == ("right", 3, "(5,1) → (8,1)")
+        assert (move.direction, move.distance, move.route) == ("right", 3, "column 5, row 1 → column 8, row 1")
         assert not move.bounced and move.redirects == []
         assert fresh_in(new_entries(before, after)) == Fresh(move=True, boss=False)
         assert fresh_in([]) == Fresh(move=False, boss=False)
@@ -392,7 +393,7 @@ class TestDuel:
         assert out["status"].text == "Controlled Dash: the Athlete picks a direction, or stays."
         s = act(s, "P", "dash", direction="up")
         move = shown(s, "P")["last_move"]
-        assert (move.card, move.verb, move.route) == ("3D", "dashed", "(5,1) → (5,4)")
+        assert (move.card, move.verb, move.route) == ("3D", "dashed", "column 5, row 1 → column 5, row 4")
 
 
 class TestTurnPanel:
@@ -411,7 +412,7 @@ class TestTurnPanel:
             [(c.button.action["type"], c.css) for c in h.choices] == [("play_card", "primary")] for h in panel.hand
         )
         member = shown(s, "P")["party"].members[0]
-        assert member.details == "Guard Break · at (5,1) · 4 cards in hand"
+        assert member.details == "Guard Break · at column 5, row 1 · 4 cards in hand"
 
     def test_another_seats_hand_stays_hidden(self):
         deck = ["2C", "3C", "4C", "5D", "6D", "7D", "8S", "AH"]

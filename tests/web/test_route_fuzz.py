@@ -245,7 +245,7 @@ GAME_COLUMNS = [
     "finished_at",
 ]
 # Not revision (presence and a no-op lobby save bump it), updated_at, nor the seats' presence.
-SEAT_COLUMNS = ["seat", "name", "token_hash", "joined_at", "gone"]
+SEAT_COLUMNS = ["seat", "name", "token_hash", "joined_at", "gone", "bot"]
 
 
 def fingerprint(store) -> dict[str, dict[str, str]]:
@@ -588,6 +588,15 @@ EXTRA_NAMES = sampled(
     ]
 ) | st.text(max_size=20)
 
+PLAY_NOW_FIELDS = {
+    "game": Field(sampled(["dungeon-of-doom", "dungeon-cards"]), odd | sampled(["shuffle-and-doom", "nope"])),
+    "name": Field(names),
+    "bots": Field(sampled(["1", "2", "3"]), odd | sampled(["0", "4", "-1", "1.5"])),
+    **{k: v for k, v in LOBBY_FIELDS.items() if k != "name"},
+    **GAME_OPTIONS["dungeon-of-doom"],
+    **GAME_OPTIONS["dungeon-cards"],
+}
+
 
 @dataclass(frozen=True)
 class Route:
@@ -627,6 +636,8 @@ ROUTES: dict[str, Route] = {
     "/how-to-play/<slug>": Route("GET", examples=45),
     "/hall-of-fame": Route("GET", HALL_QUERY, examples=60),
     "/games": Route("POST", CREATE_FIELDS, files=True, examples=300),
+    # "Play now with bots": the front page's creation form posted by its second button.
+    "/games/with-bots": Route("POST", PLAY_NOW_FIELDS, files=True, examples=90),
     "/g/<game_id>": Route("GET", PAGE_QUERY, examples=90),
     "/g/<game_id>/board": Route("GET", PAGE_QUERY, examples=120),
     "/g/<game_id>/act": Route("POST", ACT_FIELDS, examples=375, near=RUNNING),
@@ -636,6 +647,12 @@ ROUTES: dict[str, Route] = {
     "/g/<game_id>/lobby": Route("POST", LOBBY_FIELDS, examples=150, near=WAITING),
     "/g/<game_id>/start": Route("POST", examples=90, near=WAITING),
     "/g/<game_id>/leave-table": Route("POST", examples=90, near=WAITING),
+    "/g/<game_id>/add-bot": Route(
+        "POST", {"level": Field(sampled(["easy", "normal"]), odd | sampled(["hard", "", "NORMAL"]))}, near=WAITING
+    ),
+    "/g/<game_id>/remove-bot": Route(
+        "POST", {"seat": Field(sampled(["p2", "p3", "p1"]), odd | sampled(["p9", "", "x" * 40]))}, near=WAITING
+    ),
     "/g/<game_id>/chat": Route(
         "POST",
         {"text": Field(st.text(min_size=1, max_size=200) | control_text)},
@@ -643,6 +660,11 @@ ROUTES: dict[str, Route] = {
         near=("dod_waiting", "dod_running", "dc_running", "dod_finished") * 2,
     ),
     "/g/<game_id>/again": Route("POST", examples=90, near=FINISHED),
+    # The classic gateway's toggle (webapp/classic.py); this app has no CLASSIC_PORTS, so it must
+    # refuse cleanly whatever it is sent (tests/web/test_classic.py covers it turned on).
+    "/g/<game_id>/classic": Route(
+        "POST", {"on": Field(sampled(["1", "0"]), odd | sampled(["", "2", "on"]))}, examples=45, near=WAITING
+    ),
     "/g/<game_id>/replay": Route("GET", REPLAY_QUERY, examples=90, near=FINISHED),
     "/g/<game_id>/replay.json": Route("GET", examples=45, near=FINISHED),
     "/g/<game_id>/challenge": Route("POST", examples=60, near=FINISHED),
@@ -1084,9 +1106,23 @@ test_fuzz_lobby = fuzz(
 )
 test_fuzz_start = fuzz("/g/<game_id>/start", known("/g/<game_id>/start", "dc_waiting", seat_index=1))
 test_fuzz_leave_table = fuzz("/g/<game_id>/leave-table", known("/g/<game_id>/leave-table", "dod_running"))
+test_fuzz_add_bot = fuzz(
+    "/g/<game_id>/add-bot",
+    known("/g/<game_id>/add-bot", "dc_waiting", fields={"level": "easy"}),
+    known("/g/<game_id>/add-bot", "dod_running", fields={"level": "normal"}),
+)
+test_fuzz_remove_bot = fuzz(
+    "/g/<game_id>/remove-bot", known("/g/<game_id>/remove-bot", "dc_waiting", fields={"seat": "p1"})
+)
+test_fuzz_play_now = fuzz(
+    "/games/with-bots",
+    known("/games/with-bots", fields={"game": "dungeon-cards", "bots": "2", "classes": "mage"}),
+    known("/games/with-bots", fields={"game": "dungeon-of-doom", "bots": "3", "max_players": "2"}),
+)
 test_fuzz_chat = fuzz(
     "/g/<game_id>/chat", known("/g/<game_id>/chat", "dod_finished", fields={"text": "\x00\u202e" * 300})
 )
+test_fuzz_classic = fuzz("/g/<game_id>/classic", known("/g/<game_id>/classic", "dod_waiting", fields={"on": "1"}))
 test_fuzz_again = fuzz("/g/<game_id>/again", known("/g/<game_id>/again", "dod_running"))
 test_fuzz_replay = fuzz(
     "/g/<game_id>/replay",

@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
 from rules_engine.cards import Card
+from rules_engine.games.dungeon_cards.core import sq
 
 from ..play import ActionButton
 from ..rendering import name_seats
@@ -496,10 +497,6 @@ def letters(character: dict) -> str:
     return CLASS_LETTERS.get(character["class"], "?")
 
 
-def square(xy) -> str:
-    return f"({xy[0]},{xy[1]})"
-
-
 def pips(lives: int, max_lives: int, label: str) -> Pips:
     kept = max(lives, 0)
     return Pips(label, kept, max_lives, tuple(i < kept for i in range(max_lives)))
@@ -840,11 +837,11 @@ def board(page: _Page) -> Board | None:
     description = "".join(
         (
             f"The board, {width} by {height} squares. ",
-            *(f"Exit at {square(s)}. " for s in b["exits"]),
-            *(f"Pit at {square(s)}. " for s in b["pits"]),
+            *(f"Exit at {sq(s)}. " for s in b["exits"]),
+            *(f"Pit at {sq(s)}. " for s in b["pits"]),
             f"{len(b['stop_walls'])} stop walls. " if b["stop_walls"] else "",
             f"{len(b['redirects'])} redirecting walls. " if b["redirects"] else "",
-            *(f"{page.who(c['id'])} the {c['class_name']} at {square(c['position'])}. " for c in placed),
+            *(f"{page.who(c['id'])} the {c['class_name']} at {sq(c['position'])}. " for c in placed),
         )
     )
     return Board(
@@ -896,9 +893,9 @@ def last_move(page: _Page) -> LastMove | None:
         verb="dashed" if move["dash"] else "moved",
         direction=move["direction"],
         distance=move["distance"],
-        route=f"{square(move['from'])} → {square(path[-1])}" if path else "blocked at once, no step taken",
+        route=f"{sq(move['from'])} → {sq(path[-1])}" if path else "blocked at once, no step taken",
         bounced=move["bounced"],
-        redirects=[square(r) for r in move["redirects"]],
+        redirects=[sq(r) for r in move["redirects"]],
     )
 
 
@@ -979,7 +976,7 @@ def party(page: _Page) -> Party | None:
         has_turn = c["id"] == page.current and not page.result
         details = [classes[c["class"]]["ability"]]
         if c["position"]:
-            details.append(f"at {square(c['position'])}")
+            details.append(f"at {sq(c['position'])}")
         if page.hand_mode:
             details.append(f"{c['hand_count']} cards in hand")
         if c["bosses_defeated"]:

@@ -7,6 +7,7 @@ prints these values and decides nothing.
 from __future__ import annotations
 
 from rules_engine.cards import Card
+from rules_engine.games.shuffle_and_doom import cell_name
 
 from ..play import ActionButton
 from . import Scene, player_name, solo_ending
@@ -126,8 +127,8 @@ def map_label(view: dict) -> str:
     n = view["size"]
     emptied = sum(room["status"] == "emptied" for room in view["rooms"])
     position = view["position"]
-    where = f"You are at row {position[0]}, column {position[1]}." if position else "You have not entered yet."
-    return f"Map {n} by {n}: {len(view['rooms'])} rooms, {emptied} emptied. {where} The exit is at row {n}, column {n}."
+    where = f"You are at {cell_name(position)}." if position else "You have not entered yet."
+    return f"Map {n} by {n}: {len(view['rooms'])} rooms, {emptied} emptied. {where} The exit is at {cell_name((n, n))}."
 
 
 def map_cells(view: dict) -> list[dict]:

@@ -3,7 +3,7 @@
 >>> value("AD"), value("10S"), is_face("QH"), is_face("9C")
 (1, 10, True, False)
 >>> pretty_list(["10H", "AS"]), sq([5, 1])
-('10♥, A♠', '(5,1)')
+('10♥, A♠', 'column 5, row 1')
 """
 
 from __future__ import annotations
@@ -33,7 +33,8 @@ def pretty_list(codes: Sequence[str]) -> str:
 
 
 def sq(square: Sequence[int]) -> str:
-    return f"({square[0]},{square[1]})"
+    """A square ``[x, y]`` named as the board's labels read it: columns from the left, rows from the bottom (§0.2)."""
+    return f"column {square[0]}, row {square[1]}"
 
 
 def key(square: Sequence[int]) -> str:

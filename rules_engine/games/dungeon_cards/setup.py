@@ -43,7 +43,7 @@ def _square(name: str, obj: object, width: int, height: int) -> list[int]:
         raise InvalidAction(f"{name} must be a square [x, y]")
     x, y = obj
     if not (1 <= x <= width and 1 <= y <= height):
-        raise InvalidAction(f"{name} {sq(obj)} is off the {width}×{height} board")
+        raise InvalidAction(f"{name} at {sq(obj)} is off the {width}×{height} board")
     return [x, y]
 
 
@@ -93,7 +93,7 @@ def normalize_options(options: dict[str, Any] | None, players: list[str]) -> dic
             raise InvalidAction(f"a stop wall must separate two neighbouring squares, not {sq(a)} and {sq(b)}")
         k = wall_key(a, b)
         if k in seen:
-            raise InvalidAction(f"the stop wall {sq(a)}|{sq(b)} is listed twice")
+            raise InvalidAction(f"the stop wall between {sq(a)} and {sq(b)} is listed twice")
         seen.add(k)
         norm_walls.append(sorted([a, b]))
     out["stop_walls"] = norm_walls
@@ -304,7 +304,7 @@ def start_candidates(state: dict[str, Any]) -> list[list[int]]:
 
 def _need_on_board(board: dict[str, Any], square: list[int]) -> None:
     if not (1 <= square[0] <= board["width"] and 1 <= square[1] <= board["height"]):
-        raise IllegalAction(f"{sq(square)} is off the {board['width']}×{board['height']} board")
+        raise IllegalAction(f"the square at {sq(square)} is off the {board['width']}×{board['height']} board")
 
 
 def choose_start(state: dict[str, Any], square: list[int]) -> None:
@@ -404,9 +404,9 @@ def place_marker(state: dict[str, Any], kind: str, square: list[int]) -> None:
     if square == board["start"]:
         raise IllegalAction("a marker cannot go on the start square")
     if key(square) in {key(s) for s in board["exits"] + board["pits"]}:
-        raise IllegalAction(f"{sq(square)} already holds a marker")
+        raise IllegalAction(f"the square at {sq(square)} already holds a marker")
     if key(square) in board["redirects"]:
-        raise IllegalAction(f"{sq(square)} holds a redirect")
+        raise IllegalAction(f"the square at {sq(square)} holds a redirect")
     _put_marker(state, kind, square)
     if next_marker_kind(state) is None:
         finish_setup(state)
