@@ -214,9 +214,14 @@ class ClassicGateway:
         self.spawn(self._accept_loop, port, game_id, listener)
         log.info("classic clients of game %s: port %d", game_id, port)
 
-    def _close_listener(self, port: int) -> None:
+    def _close_listener(self, port: int, game_id: str | None = None) -> None:
+        """Stop serving ``port`` (only while it serves ``game_id``, when given: a finished table's
+        check must not close the port its next table was just given)."""
         with self._lock:
-            held = self._listeners.pop(port, None)
+            held = self._listeners.get(port)
+            if held is None or (game_id is not None and held[0] != game_id):
+                return
+            del self._listeners[port]
         if held is not None:
             try:
                 held[1].shutdown(socket.SHUT_RDWR)
@@ -254,7 +259,23 @@ class ClassicGateway:
         with self._allocating:
             return self._enable(game_id)
 
-    def _enable(self, game_id: str) -> int:
+    def carry_over(self, finished: play.LoadedGame, next_id: str) -> int | None:
+        """ "Play again" at a table that took classic clients: the next table takes them too, on
+        the same port when it is free (old clients cannot be told a new one; the ones connected
+        move over by themselves, ``ClassicConnection._move``). The next table's port, or None."""
+        port = recorded_port(finished.record.lobby)
+        if port is None:
+            return None
+        with self._allocating:
+            # The finished table may still hold it here, its check not run yet: hand it over.
+            self._close_listener(port, finished.id)
+            try:
+                return self._enable(next_id, preferred=port)
+            except Refused as refusal:  # the next table is over already, or no port is free
+                log.info("classic clients not carried to game %s: %s", next_id, refusal.message)
+                return None
+
+    def _enable(self, game_id: str, preferred: int | None = None) -> int:
         record = self.store.load(game_id, snapshot=False)
         if record is None:
             raise Refused(404, "There is no game at this address.")
@@ -268,7 +289,8 @@ class ClassicGateway:
                     self._serve(port, game_id, listener)
             return port
         used = self._recorded_ports() | set(self.listening())
-        for candidate in self.ports:
+        candidates = [preferred] if preferred in self.ports else []
+        for candidate in [*candidates, *self.ports]:
             if candidate in used:
                 continue
             listener = self._bind(candidate)
@@ -306,7 +328,7 @@ class ClassicGateway:
             if held != game_id:
                 continue
             if record is None or record.status == "finished" or recorded_port(record.lobby) != port:
-                self._close_listener(port)
+                self._close_listener(port, game_id)
 
     def close(self) -> None:
         """Stop listening and close every connection (tests, shutdown)."""
@@ -353,13 +375,19 @@ class ClassicGateway:
             self.spawn(connection.read_loop)
             connection.run()
         finally:
-            with self._lock:
-                group = self._by_game.get(game_id)
-                if group is not None:
-                    group.discard(connection)
-                    if not group:
-                        del self._by_game[game_id]
+            self.regroup(connection, connection.game_id, None)
             self.addresses.release(key)
+
+    def regroup(self, connection: ClassicConnection, old: str, new: str | None) -> None:
+        """The connection hears ``new``'s doorbell and chat from now on, no longer ``old``'s."""
+        with self._lock:
+            group = self._by_game.get(old)
+            if group is not None:
+                group.discard(connection)
+                if not group:
+                    del self._by_game[old]
+            if new is not None:
+                self._by_game.setdefault(new, set()).add(connection)
 
 
 @dataclasses.dataclass
@@ -462,29 +490,38 @@ class ClassicConnection:
         finally:
             released = connections.remove(sid)
             self.shut()
-            if released:
-                try:
-                    with self.gateway.app.app_context():
-                        for game_id, seat in released:
-                            self.gateway.service.ring(game_id, self.gateway.store.set_connected(game_id, seat, False))
-                except Exception:
-                    log.exception("classic: marking a closed connection away failed")
+            self._mark_away(released)
+
+    def _mark_away(self, released: list[tuple[str, str]]) -> None:
+        if not released:
+            return
+        try:
+            with self.gateway.app.app_context():
+                for game_id, seat in released:
+                    self.gateway.service.ring(game_id, self.gateway.store.set_connected(game_id, seat, False))
+        except Exception:
+            log.exception("classic: marking a closed connection away failed")
 
     def _game(self) -> play.LoadedGame | None:
         return play.load_game(self.gateway.store, self.game_id)
+
+    def _no_seat(self, game: play.LoadedGame | None) -> str | None:
+        """The FAIL line of a table with no seat for this connection; None when it has one."""
+        if game is None:
+            return "FAIL there is no such game"
+        if game.record.status == "finished":
+            return "FAIL the game is over"
+        if table_full(game, self.gateway.store):
+            return "FAIL the table is full"
+        return None
 
     def _greet(self) -> bool:
         """GOLD first, then a seat: under the name of a first HELLO, or "Classic N". False (and
         the client told why) when there is none to give."""
         game = self._game()
-        if game is None:
-            self.send("FAIL there is no such game")
-            return False
-        if game.record.status == "finished":
-            self.send("FAIL the game is over")
-            return False
-        if table_full(game, self.gateway.store):
-            self.send("FAIL the table is full")
+        refusal = self._no_seat(game)
+        if game is None or refusal is not None:
+            self.send(refusal or "FAIL there is no such game")
             return False
         self.send(f"GOLD {target_gold(game)}")
         first = None
@@ -496,7 +533,17 @@ class ClassicConnection:
         hello = first is not None and first[0] == "line" and command_of(first[1])[0] == "HELLO"
         if hello and first is not None:
             name = clean_name(command_of(first[1])[1], "") or None
-        game = self._game() or game
+        if not self._sit(self._game() or game, name):
+            return False
+        if hello and first is not None:
+            self._answer(first[2], [f"HELLO {self.name}"])
+        elif first is not None:
+            return self._handle(first)
+        return True
+
+    def _sit(self, game: play.LoadedGame, name: str | None) -> bool:
+        """Take a seat at ``game`` under ``name`` (or "Classic N" when it has none or it is
+        taken); False (and the client told why) when the table refuses."""
         seats = self.gateway.store.seats(self.game_id)
         if name is None or play.name_taken(seats, name):
             name = next(f"Classic {n}" for n in itertools.count(1) if not play.name_taken(seats, f"Classic {n}"))
@@ -512,20 +559,35 @@ class ClassicConnection:
         # An open connection is presence, as a page's socket is (the heartbeat keeps it fresh).
         if connections.add(self.key, self.game_id, self.seat):
             self.gateway.service.ring(self.game_id, self.gateway.store.set_connected(self.game_id, self.seat, True))
-        game = self._game()
-        if game is not None and game.state is not None:
+        joined = self._game()
+        if joined is not None and joined.state is not None:
             # Joined a running game: what happened before is not news to this seat.
-            view = game.rules.view(game.state, self.seat)
-            self.told.version = game.version
+            view = joined.rules.view(joined.state, self.seat)
+            self.told.version = joined.version
             self.told.look = list(view["look"]) or None
             if view["turn"] and view["turn"]["seat"] == self.seat:
                 self.told.my_turn = True
                 self.send("STARTTURN")
-        if hello and first is not None:
-            self._answer(first[2], [f"HELLO {self.name}"])
-        elif first is not None:
-            return self._handle(first)
         return True
+
+    def _move(self, next_id: str) -> bool:
+        """ "Play again" opened the next table: this connection (an old client cannot be sent to
+        another address) takes a seat there under the same name and is told the new game's
+        ``GOLD``; the finished table's seat is no longer present. False when there is no seat."""
+        game = play.load_game(self.gateway.store, next_id)
+        if game is None:
+            return True  # nowhere to go: it stays at the finished table
+        self.gateway.regroup(self, self.game_id, next_id)
+        self._mark_away(connections.release_game(self.key, self.game_id))
+        self.game_id, self.seat = next_id, ""
+        # A new game tells everything anew; only the pause before a STARTTURN carries over.
+        self.told = Told(turn_ended_at=self.told.turn_ended_at)
+        refusal = self._no_seat(game)
+        if refusal is not None:
+            self.send(refusal)
+            return False
+        self.send(f"GOLD {target_gold(game)}")
+        return self._sit(game, self.name)
 
     def _handle(self, item: tuple) -> bool:
         """One inbox item; False when the connection is to close."""
@@ -537,6 +599,9 @@ class ClassicConnection:
             game = self._game()
             if game is not None and game.state is not None:
                 self._catch_up(game, own=False)
+            following = game.record.lobby.get("next") if game is not None and game.record.status == "finished" else None
+            if isinstance(following, str):
+                return self._move(following)
             return True
         if kind == "chat":
             message = item[1]

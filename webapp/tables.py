@@ -282,6 +282,10 @@ def play_again(game_id: str):
     check_csrf()
     game, seat = _seated(game_id)
     outcome = service().play_again(game, seat, _table_options(game))
+    gateway = current_app.extensions.get("delve_classic")
+    if gateway is not None:
+        # Classic clients cannot be sent to a new address: the next table takes them on the same port.
+        gateway.carry_over(game, outcome.game_id if isinstance(outcome, Seated) else outcome)
     return _seated_back(outcome) if isinstance(outcome, Seated) else _back(outcome)
 
 

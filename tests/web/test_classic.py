@@ -177,6 +177,62 @@ def test_a_classic_client_that_never_says_hello_or_endturn_plays_to_a_win(app, s
     bob.close()
 
 
+def test_play_again_carries_the_classic_port_and_its_connections_to_the_next_table(app, seat_client, gateway):
+    gateway.turn_gap = 0.2  # the pause is test_a_classic_client_…'s subject; here it only slows the story
+    table, port = table_with_classic(app, seat_client, gateway)
+    bob = Client(port)
+    assert bob.line() == "GOLD 2"
+    bob.send("HELLO Bob")
+    assert bob.line() == "HELLO Bob"
+    seated(table, 2)
+    table.start()
+    assert bob.line() == "CHANGE"
+    table.act("p1", {"type": "end_turn"})
+    assert bob.line() == "STARTTURN"
+    bob.send("PICKUP", "MOVE S", "MOVE S", "PICKUP", "MOVE N", "MOVE N")
+    bob.expect("SUCCESS", "TREASUREMOD 1", "SUCCESS", "SUCCESS", "SUCCESS", "TREASUREMOD 1", "SUCCESS", "SUCCESS")
+    assert bob.line() == "ENDTURN"
+    table.act("p1", {"type": "end_turn"})
+    assert bob.line() == "STARTTURN"
+    bob.send("MOVE E", "MOVE E", "MOVE E", "MOVE E")
+    bob.expect("SUCCESS", "SUCCESS", "SUCCESS", "SUCCESS", "WIN")
+    finished = table.game_id
+    assert table.store.load(finished).status == "finished"
+
+    host = table.clients["p1"]
+    again = host.http.post(f"/g/{finished}/again", data={"csrf_token": host.csrf})
+    assert again.status_code == 303
+    next_id = again.headers["Location"].rsplit("/", 1)[-1]
+    assert next_id != finished
+    assert bob.line() == "GOLD 2"  # the same connection, told the new game's target
+    table.game_id = next_id
+    host.watch(next_id)
+    seats = seated(table, 2)
+    assert [(s.seat, s.name, s.connected) for s in seats] == [("p1", "Ann", False), ("p2", "Bob", True)]
+    deadline = time.time() + 5
+    while any(s.connected for s in table.store.seats(finished)) and time.time() < deadline:
+        time.sleep(0.02)
+    assert not any(s.connected for s in table.store.seats(finished))  # it left the old table
+    # The next table takes classic clients on the very port the old clients know.
+    assert classic.recorded_port(table.store.load(next_id).lobby) == port
+    assert gateway.listening() == {port: next_id}
+    cy = Client(port)
+    assert cy.line() == "GOLD 2"
+    assert [s.name for s in seated(table, 3)] == ["Ann", "Bob", "Classic 1"]
+
+    table.start()
+    assert bob.line() == "CHANGE"
+    bob.send("PICKUP")
+    assert bob.line() == "FAIL not your turn"
+    table.act("p1", {"type": "end_turn"})
+    assert bob.line() == "STARTTURN"
+    bob.send("PICKUP", "MOVE S")
+    bob.expect("SUCCESS", "TREASUREMOD 1", "SUCCESS")
+    assert table.state()["turn"]["seat"] == "p2"
+    bob.close()
+    cy.close()
+
+
 def _view_look(table, seat):
     from tests.web.test_dungeon_of_doom_web import rules
 
