@@ -426,7 +426,10 @@ class ClassicConnection:
         buffer = b""
         ending = ("closed",)
         try:
-            self.sock.settimeout(self.gateway.idle_seconds)
+            try:
+                self.sock.settimeout(self.gateway.idle_seconds)
+            except OSError:
+                return  # closed before reading began (a full table's refusal hangs up at once)
             while True:
                 try:
                     chunk = self.sock.recv(4096)
