@@ -229,3 +229,15 @@ def log_entries(lines: Iterable[str]) -> list[dict[str, Any]]:
     [{'seq': 1, 'text': 'You enter.'}, {'seq': 2, 'text': 'A door opens.'}]
     """
     return [{"seq": seq, "text": text} for seq, text in enumerate(lines, start=1)]
+
+
+def actions_by_type(actions: Iterable[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+    """Actions grouped by their ``type``, each group in the order given.
+
+    >>> actions_by_type([{"type": "move", "dir": "N"}, {"type": "end_turn"}, {"type": "move", "dir": "E"}])
+    {'move': [{'type': 'move', 'dir': 'N'}, {'type': 'move', 'dir': 'E'}], 'end_turn': [{'type': 'end_turn'}]}
+    """
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for action in actions:
+        groups.setdefault(action["type"], []).append(action)
+    return groups

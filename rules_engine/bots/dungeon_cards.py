@@ -25,6 +25,7 @@ from typing import Any
 from ..games.dungeon_cards.core import is_face, value
 from ..games.dungeon_cards.data import DELTAS, OPPOSITE, REDIRECT_TURNS, REVERSED_DIRECTION, SUIT_DIRECTIONS
 from ..games.dungeon_cards.movement import blocked, wall_key
+from ..kit import actions_by_type
 
 QUIT = "leave_game"
 Square = tuple[int, int]
@@ -156,17 +157,10 @@ def _square(pos: Sequence[int]) -> Square:
     return (pos[0], pos[1])
 
 
-def _by_type(legal: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
-    out: dict[str, list[dict[str, Any]]] = {}
-    for action in legal:
-        out.setdefault(action["type"], []).append(action)
-    return out
-
-
 def decide(view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
     """The normal bot's action: a member of ``legal`` that is never ``leave_game``."""
     options = [a for a in legal if a["type"] != QUIT]
-    actions = _by_type(options)
+    actions = actions_by_type(options)
     if view["board"] is None or view["seat"] is None or not any(c["id"] == view["seat"] for c in view["characters"]):
         return options[0]  # lobby and setup belong to the waiting room, not to a bot
     reader = _Reader(view)

@@ -25,6 +25,7 @@ from typing import Any
 
 from ..games.dungeon_of_doom.vision import field_offsets
 from ..grid import DIRECTIONS
+from ..kit import actions_by_type
 
 Pos = tuple[int, int]
 QUIT = "leave"
@@ -92,17 +93,10 @@ def _nearest(reach: dict[Pos, tuple[int, str]], cells: list[Pos]) -> Pos | None:
     return min(reachable, key=lambda c: (reach[c][0], c)) if reachable else None
 
 
-def _by_type(legal: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
-    out: dict[str, list[dict[str, Any]]] = {}
-    for action in legal:
-        out.setdefault(action["type"], []).append(action)
-    return out
-
-
 def decide(view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
     """The normal bot's action: a member of ``legal`` that is never ``leave``."""
     options = [a for a in legal if a["type"] != QUIT]
-    actions = _by_type(options)
+    actions = actions_by_type(options)
     me = view["me"]
     if "move" not in actions and "pickup" not in actions and "attack" not in actions:
         return options[0]  # end_turn (or join), the only thing left to do
