@@ -131,9 +131,14 @@ def table_with_classic(app, seat_client, gateway, *, max_players=3):
     return table, port
 
 
-def seated(table, count):
+def seated(table, count, present=()):
+    """The table's seats once ``count`` are taken and the ``present`` seats are marked present
+    (a connection takes its seat, then is marked present: a moment apart)."""
     deadline = time.time() + 5
-    while len(table.store.seats(table.game_id)) < count and time.time() < deadline:
+    while time.time() < deadline:
+        seats = table.store.seats(table.game_id)
+        if len(seats) >= count and all(s.connected for s in seats if s.seat in present):
+            break
         time.sleep(0.02)
     return table.store.seats(table.game_id)
 
@@ -145,7 +150,7 @@ def test_a_classic_client_that_never_says_hello_or_endturn_plays_to_a_win(app, s
     started = time.monotonic()
     assert bob.look() == ["XXXXX"] * 5  # before the start: an all-X block
     assert time.monotonic() - started >= classic.REPLY_DELAY
-    seats = seated(table, 2)
+    seats = seated(table, 2, present=("p2",))
     assert [(s.seat, s.name, s.connected) for s in seats] == [("p1", "Ann", False), ("p2", "Classic 1", True)]
     bob.send("MOVE N")
     assert bob.line() == "FAIL not your turn"
@@ -207,7 +212,7 @@ def test_play_again_carries_the_classic_port_and_its_connections_to_the_next_tab
     assert bob.line() == "GOLD 2"  # the same connection, told the new game's target
     table.game_id = next_id
     host.watch(next_id)
-    seats = seated(table, 2)
+    seats = seated(table, 2, present=("p2",))
     assert [(s.seat, s.name, s.connected) for s in seats] == [("p1", "Ann", False), ("p2", "Bob", True)]
     deadline = time.time() + 5
     while any(s.connected for s in table.store.seats(finished)) and time.time() < deadline:
