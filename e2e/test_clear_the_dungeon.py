@@ -35,7 +35,10 @@ def version(page) -> int:
 
 
 def expect_version(page, number: int) -> None:
+    """The board of that version is on the page and settled (htmx's settle takes ~20 ms: a person
+    does not press the next key inside it, and a test that does races the page's own set-up)."""
     expect(page.locator("#game")).to_have_attribute("data-version", str(number))
+    expect(page.locator("#game.htmx-settling, #game.htmx-swapping")).to_have_count(0)
 
 
 def act_posts(page) -> list[str]:
