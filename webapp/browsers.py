@@ -81,6 +81,15 @@ class Record:
     best: int | None = None
     streak: int = 0
 
+    def after(self, result: dict, seat: str) -> Record:
+        """This record with one more finished game, ``seat``'s in ``result``."""
+        won = seat in (result.get("winners") or [])
+        score = (result.get("scores") or {}).get(seat)
+        best = self.best
+        if isinstance(score, int | float) and (best is None or score > best):
+            best = int(score)
+        return Record(self.played + 1, self.won + int(won), best, self.streak + 1 if won else 0)
+
 
 def records(store: Store, key: str | None) -> dict[str, Record]:
     """This browser's record per game slug, from its finished games (oldest first)."""
@@ -95,19 +104,7 @@ def records(store: Store, key: str | None) -> dict[str, Record]:
         ).all()
     found: dict[str, Record] = {}
     for slug, raw, seat in rows:
-        result = json.loads(raw)
-        before = found.get(slug, Record())
-        won = seat in (result.get("winners") or [])
-        score = (result.get("scores") or {}).get(seat)
-        best = before.best
-        if isinstance(score, int | float) and (best is None or score > best):
-            best = int(score)
-        found[slug] = Record(
-            played=before.played + 1,
-            won=before.won + int(won),
-            best=best,
-            streak=before.streak + 1 if won else 0,
-        )
+        found[slug] = found.get(slug, Record()).after(json.loads(raw), seat)
     return found
 
 
@@ -131,23 +128,17 @@ def standing(store: Store, key: str | None, slug: str, game_id: str) -> dict | N
         ).all()
     if not any(row.id == game_id for row in rows):
         return None
-    played = won = streak = 0
-    best_before: int | None = None
-    score = None
+    before = Record()
     for row in rows:
         result = json.loads(row.result)
-        points = (result.get("scores") or {}).get(row.seat)
-        victory = row.seat in (result.get("winners") or [])
-        played, won, streak = played + 1, won + int(victory), streak + 1 if victory else 0
         if row.id == game_id:
-            score = points
+            score = (result.get("scores") or {}).get(row.seat)
+            record = before.after(result, row.seat)
             break
-        if isinstance(points, int | float) and (best_before is None or points > best_before):
-            best_before = int(points)
-    scored = [int(x) for x in (best_before, score) if isinstance(x, int | float)]
+        before = before.after(result, row.seat)
     return {
-        "record": Record(played=played, won=won, best=max(scored, default=None), streak=streak),
-        "best_before": best_before,
-        "new_best": best_before is not None and isinstance(score, int | float) and score > best_before,
-        "best": max(scored, default=None),
+        "record": record,
+        "best_before": before.best,
+        "new_best": before.best is not None and isinstance(score, int | float) and score > before.best,
+        "best": record.best,
     }
