@@ -126,10 +126,6 @@ def is_card_code(code: object) -> bool:
     return True
 
 
-def suit_of(code: str) -> str | None:
-    return Card.parse(code).suit
-
-
 def colour_of(code: str) -> str | None:
     return Card.parse(code).colour
 

@@ -9,7 +9,7 @@ import pytest
 from rules_engine import IllegalAction, InvalidAction
 from rules_engine.games import dungeon_cards as dc
 from rules_engine.games.dungeon_cards import clock
-from rules_engine.games.dungeon_cards.testing import act, given, stats, where
+from tests.helpers.dungeon_cards import act, started_game, stats, where
 
 
 def moves(state, seat=None):
@@ -18,7 +18,7 @@ def moves(state, seat=None):
 
 class TestMovePayload:
     def test_a_card_move_carries_its_path_direction_distance_and_card(self):
-        s = given([("P", "swordsman")], deck=["3C", "7C"])
+        s = started_game([("P", "swordsman")], deck=["3C", "7C"])
         s = act(s, "P", "draw_card")
         (move,) = moves(s, "P")
         assert move == {
@@ -36,7 +36,7 @@ class TestMovePayload:
         assert moves(s, None)[-1]["path"] == [[9, 1], [10, 1]]
 
     def test_the_ninjas_bounce_is_flagged_and_the_path_doubles_back(self):
-        s = given([("N", "ninja")], deck=["7C"])
+        s = started_game([("N", "ninja")], deck=["7C"])
         s = act(s, "N", "draw_card")
         move = moves(s)[-1]
         assert move["bounced"] is True
@@ -45,20 +45,20 @@ class TestMovePayload:
 
     def test_redirects_entered_are_listed(self):
         # S15: the / at (5,3) turns Up into Right.
-        s = given([("P", "swordsman")], deck=["4D"], redirects=[{"square": [5, 3], "kind": "/"}])
+        s = started_game([("P", "swordsman")], deck=["4D"], redirects=[{"square": [5, 3], "kind": "/"}])
         s = act(s, "P", "draw_card")
         move = moves(s)[-1]
         assert move["path"] == [[5, 2], [5, 3], [6, 3], [7, 3]] and move["redirects"] == [[5, 3]]
 
     def test_a_move_blocked_at_once_has_an_empty_path(self):
-        s = given([("P", "swordsman")], deck=["2S"])
+        s = started_game([("P", "swordsman")], deck=["2S"])
         s = act(s, "P", "draw_card")
         assert moves(s)[-1]["path"] == [] and moves(s)[-1]["from"] == [5, 1]
 
     def test_the_athletes_dash_is_a_move_marked_as_a_dash(self):
         # S11's shape: a Jack beaten, then the dash card 3D and dash(up).
         deck = ["JD", "2C", "9D", "3S", "8H", "4C", "10S", "3D"]
-        s = given([("A", "athlete")], deck=deck, exits=((5, 4),))
+        s = started_game([("A", "athlete")], deck=deck, exits=((5, 4),))
         s = act(s, "A", "draw_card")
         for _ in range(3):
             s = act(s, "A", "combat_draw")
@@ -71,7 +71,7 @@ class TestMovePayload:
 
     def test_private_hand_draws_stay_private_and_moves_are_public(self):
         deck = ["5C", "2D", "9S", "3H", "4D", "6H", "7C"]
-        s = given([("A", "rogue"), ("B", "tank")], deck=deck, turn_mode="three_card_hand")
+        s = started_game([("A", "rogue"), ("B", "tank")], deck=deck, turn_mode="three_card_hand")
         s = act(s, "A", "draw_card")
         s = act(s, "A", "play_card", card="2D")
         for seat in ("A", "B", None):
@@ -80,7 +80,7 @@ class TestMovePayload:
         assert not any("You draw" in e["text"] for e in dc.view(s, "B")["log"])
 
     def test_payload_survives_dump_and_load(self):
-        s = given([("P", "swordsman")], deck=["3C"])
+        s = started_game([("P", "swordsman")], deck=["3C"])
         s = act(s, "P", "draw_card")
         assert moves(dc.load(dc.dump(s))) == moves(s)
 
@@ -92,14 +92,14 @@ class TestAbsent:
         assert not hasattr(dc, "join_action")  # newcomers join in the lobby only
 
     def test_a_solo_game_waits_for_its_player(self):
-        s = given([("P", "swordsman")], deck=["3C"])
+        s = started_game([("P", "swordsman")], deck=["3C"])
         before = dc.dump(s)
         with pytest.raises(IllegalAction, match="solo"):
             dc.apply(s, "P", dc.absence_action)
         assert dc.dump(s) == before
 
     def test_an_absent_party_member_leaves_and_the_others_play_on(self):
-        s = given([("A", "ninja"), ("B", "tank"), ("C", "rogue")], deck=["3C", "2D"])
+        s = started_game([("A", "ninja"), ("B", "tank"), ("C", "rogue")], deck=["3C", "2D"])
         s = dc.apply(s, "A", dc.absence_action)  # the current character: play moves on
         assert dc.view(s, None)["characters"][0]["status"] == "left"
         assert s["turn"]["current"] == "B" and s["status"] == "playing"
@@ -111,14 +111,14 @@ class TestAbsent:
 
     def test_absent_during_a_join_decision_counts_as_declining(self):
         deck = ["JH", "2C", "9D", "3S", "7H", "4D", "8S"]
-        s = given([("A", "swordsman"), ("B", "tank")], deck=deck)
+        s = started_game([("A", "swordsman"), ("B", "tank")], deck=deck)
         s = act(s, "A", "draw_card")
         assert s["phase"] == "awaiting_join"
         s = dc.apply(s, "B", dc.absence_action)
         assert s["phase"] == "awaiting_combat_draw" and s["combat"]["fighters"] == ["A"]
 
     def test_absent_is_refused_when_it_cannot_apply(self):
-        s = given([("A", "ninja"), ("B", "tank")], deck=["3C"])
+        s = started_game([("A", "ninja"), ("B", "tank")], deck=["3C"])
         with pytest.raises(InvalidAction):
             dc.apply(s, "A", {"type": "absent", "now": True})
         with pytest.raises(IllegalAction):
@@ -132,7 +132,7 @@ class TestAbsent:
             dc.apply(s, "B", dc.absence_action)
 
     def test_absent_is_never_a_legal_action_for_players(self):
-        s = given([("A", "ninja"), ("B", "tank")], deck=["3C"])
+        s = started_game([("A", "ninja"), ("B", "tank")], deck=["3C"])
         for seat in ("A", "B"):
             assert all(a["type"] != "absent" for a in dc.legal_actions(s, seat))
 
@@ -159,9 +159,9 @@ def refused(s, seat, action, error=IllegalAction, match=None):
 
 class TestTurnClock:
     def test_a_party_decision_is_timed_by_the_option_and_the_default_is_90_seconds(self):
-        s = given([("A", "ninja"), ("B", "tank")], deck=["3C", "2D"])
+        s = started_game([("A", "ninja"), ("B", "tank")], deck=["3C", "2D"])
         assert dc.turn_clock(s) == {"seat": "A", "number": "1.turn", "seconds": 90}
-        s = given([("A", "ninja"), ("B", "tank")], deck=["3C", "2D"], turn_seconds=30)
+        s = started_game([("A", "ninja"), ("B", "tank")], deck=["3C", "2D"], turn_seconds=30)
         assert dc.turn_clock(s)["seconds"] == 30
         s = act(s, "A", "draw_card")
         assert dc.turn_clock(s) == {"seat": "B", "number": "2.turn", "seconds": 30}
@@ -174,7 +174,7 @@ class TestTurnClock:
             assert dc.new_game(1, ["A", "B"], {"turn_seconds": fine})["options"]["turn_seconds"] == fine
 
     def test_solo_games_the_lobby_and_finished_games_are_never_timed(self):
-        solo = given([("P", "swordsman")], deck=["3C"])
+        solo = started_game([("P", "swordsman")], deck=["3C"])
         assert dc.turn_clock(solo) is None
         refused(solo, "P", dc.timeout_action, match="timed")
         lobby = dc.new_game(1, ["A", "B"], {})
@@ -182,18 +182,18 @@ class TestTurnClock:
         refused(lobby, "A", dc.timeout_action, match="timed")
         setup = dc.new_game(1, ["A", "B"], {"classes": {"A": "ninja", "B": "tank"}, "marker_placement": "manual"})
         assert setup["phase"] == "placing_markers" and dc.turn_clock(setup) is None
-        over = given([("A", "ninja"), ("B", "tank")], deck=["7D"])  # up 7 onto the Exit: a team victory
+        over = started_game([("A", "ninja"), ("B", "tank")], deck=["7D"])  # up 7 onto the Exit: a team victory
         over = act(over, "A", "draw_card")
         assert over["status"] == "finished" and dc.turn_clock(over) is None
         refused(over, "A", dc.timeout_action, match="over")
 
     def test_no_limit_keeps_the_clock_but_never_times_out(self):
-        s = given([("A", "ninja"), ("B", "tank")], deck=["3C"], turn_seconds=0)
+        s = started_game([("A", "ninja"), ("B", "tank")], deck=["3C"], turn_seconds=0)
         assert dc.turn_clock(s)["seconds"] == 0
         refused(s, "A", dc.timeout_action, match="no time limit")
 
     def test_only_the_clocks_seat_times_out_and_players_are_never_offered_it(self):
-        s = given([("A", "mage"), ("B", "tank")], deck=["3C"])
+        s = started_game([("A", "mage"), ("B", "tank")], deck=["3C"])
         refused(s, "B", dc.timeout_action, match="whose turn")
         refused(s, "Z", dc.timeout_action)
         refused(s, "A", {"type": "timeout", "seconds": 0}, InvalidAction)
@@ -201,7 +201,7 @@ class TestTurnClock:
             assert all(a["type"] not in dc.server_actions for a in dc.legal_actions(s, seat))
 
     def test_a_timed_out_turn_is_the_basic_draw_even_for_the_mage(self):
-        s = given([("A", "mage"), ("B", "tank")], deck=["3C", "2D"])
+        s = started_game([("A", "mage"), ("B", "tank")], deck=["3C", "2D"])
         s = timed_out(s)
         assert where(s, "A") == [8, 1] and s["last_spell"] is None and s["discard"] == ["3C"]
         assert s["turn"]["current"] == "B"
@@ -211,7 +211,7 @@ class TestTurnClock:
 
     def test_one_clock_for_the_join_decisions_and_the_ones_still_owed_stay_out(self):
         deck = ["JH", "2C", "9D", "8D", "3S", "7H", "8S"]
-        s = given([("A", "swordsman"), ("B", "tank"), ("C", "rogue")], deck=deck)
+        s = started_game([("A", "swordsman"), ("B", "tank"), ("C", "rogue")], deck=deck)
         s = act(s, "A", "draw_card")
         clock_before = dc.turn_clock(s)
         assert clock_before == {"seat": "A", "number": "1.join.0", "seconds": 90}
@@ -225,7 +225,7 @@ class TestTurnClock:
 
     def test_the_draw_signal_and_a_helpers_critical_hit_default_to_a_plain_draw(self):
         deck = ["JH", "2C", "9D", "8D", "3S", "7H", "8S"]
-        s = given([("A", "swordsman"), ("B", "rogue")], deck=deck)
+        s = started_game([("A", "swordsman"), ("B", "rogue")], deck=deck)
         s = act(s, "A", "draw_card")
         s = act(s, "B", "join_combat", join=True)
         assert {a["seat"]: a["actions"] for a in dc.view(s, None)["awaiting"]} == {
@@ -239,7 +239,7 @@ class TestTurnClock:
 
     def test_every_reward_still_owed_is_lives_and_the_athletes_dash_is_declined(self):
         deck = ["JH", "2C", "9D", "8D", "3S", "7H", "8S", "4C"]
-        s = given([("A", "swordsman"), ("B", "athlete")], deck=deck)
+        s = started_game([("A", "swordsman"), ("B", "athlete")], deck=deck)
         s = act(s, "A", "draw_card")
         s = act(s, "B", "join_combat", join=True)
         s = act(s, "A", "combat_draw")
@@ -257,7 +257,7 @@ class TestTurnClock:
         assert s["combat"] is None and s["turn"]["current"] == "B"
 
     def test_fortune_telling_keeps_the_drawn_card(self):
-        s = given([("M", "mage"), ("X", "tank")], deck=["9H", "4D"])
+        s = started_game([("M", "mage"), ("X", "tank")], deck=["9H", "4D"])
         s = act(s, "M", "cast_spell", spell="fortune_telling")
         s = act(s, "X", "draw_card")
         assert s["phase"] == "awaiting_fortune"
@@ -266,7 +266,7 @@ class TestTurnClock:
 
     def test_hand_mode_plays_the_oldest_card_and_discards_the_newest(self):
         deck = ["2C", "3C", "4C", "5D", "6D", "7D", "8S", "AH"]
-        s = given([("M", "mage"), ("X", "rogue")], deck=deck, turn_mode="three_card_hand")
+        s = started_game([("M", "mage"), ("X", "rogue")], deck=deck, turn_mode="three_card_hand")
         s = act(s, "M", "cast_spell", spell="good_luck")
         s = act(s, "X", "draw_card")
         assert s["characters"][1]["hand"] == ["5D", "6D", "7D", "8S", "AH"] and s["phase"] == "awaiting_play"
@@ -278,7 +278,7 @@ class TestTurnClock:
 
     def test_the_default_of_every_awaited_seat_is_one_of_its_legal_actions(self):
         deck = ["JH", "2C", "9D", "8D", "3S", "7H", "8S", "4C"]
-        s = given([("A", "rogue"), ("B", "athlete"), ("C", "mage")], deck=deck)
+        s = started_game([("A", "rogue"), ("B", "athlete"), ("C", "mage")], deck=deck)
         for step in [
             ("A", "draw_card", {}),
             ("B", "join_combat", {"join": True}),

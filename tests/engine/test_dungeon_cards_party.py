@@ -6,7 +6,7 @@ import pytest
 
 from rules_engine import IllegalAction, InvalidAction
 from rules_engine.games import dungeon_cards as dc
-from rules_engine.games.dungeon_cards.testing import act, given, stats, where
+from tests.helpers.dungeon_cards import act, started_game, stats, where
 
 
 def char(s, name):
@@ -28,7 +28,7 @@ def rejected(s, seat, action, error=IllegalAction):
 class TestPartyCombat:
     def test_s17_adjacency_helpers_matchup_order_second_wind_void_matchup_shared_rewards(self):
         deck = ["QS", "6D", "9C", "3H", "5C", "8S", "10D", "7H", "8H", "2S", "10C", "4D", "9H", "3D"]
-        s = given(
+        s = started_game(
             [("A", "ninja"), ("B", "tank"), ("C", "athlete")],
             deck=deck,
             positions={"A": (5, 5), "B": (5, 6), "C": (7, 5)},
@@ -66,7 +66,7 @@ class TestPartyCombat:
 
     def test_s18_the_challenger_dies_and_the_helper_finishes_the_fight(self):
         deck = ["JD", "9D", "2C", "9S", "3C", "5H", "6D", "8C"]
-        s = given(
+        s = started_game(
             [("A", "ninja"), ("B", "swordsman"), ("C", "tank")],
             deck=deck,
             lives={"A": 1},
@@ -94,7 +94,7 @@ class TestPartyCombat:
         assert s["turn"]["current"] == "B" and s["turn"]["round_number"] == 2  # A is skipped
 
     def test_s19_every_fighter_dies_and_the_boss_goes_back_into_circulation(self):
-        s = given(
+        s = started_game(
             [("A", "rogue"), ("B", "tank")],
             deck=["KD", "8C", "3H"],
             lives={"A": 1},
@@ -114,7 +114,7 @@ class TestPartyCombat:
 
     def test_s20_party_royal_barrage_slot_major_order_and_guard_break(self):
         deck = ["KH", "2C", "5C", "6C", "3C", "7C", "8C", "9D", "4D", "6D", "2H", "4H", "10H", "3S", "AS", "5S"]
-        s = given([("A", "swordsman"), ("B", "soldier")], deck=deck, positions={"A": (4, 4), "B": (4, 5)})
+        s = started_game([("A", "swordsman"), ("B", "soldier")], deck=deck, positions={"A": (4, 4), "B": (4, 5)})
         s = act(s, "A", "draw_card")
         s = act(s, "B", "join_combat", join=True)
         assert s["combat"]["boss_lives"] == 5
@@ -141,7 +141,7 @@ class TestPartyCombat:
 
 class TestSpells:
     def test_s21_reversal_lasts_exactly_one_round_including_the_mage(self):
-        s = given(
+        s = started_game(
             [("M", "mage"), ("X", "swordsman"), ("Y", "tank")],
             deck=["4D", "2H", "3S", "2C"],
             positions={"M": (5, 1), "X": (3, 3), "Y": (8, 2)},
@@ -161,7 +161,7 @@ class TestSpells:
         assert where(s, "X") == [5, 1]
 
     def test_s22_haste_and_fortune_telling_basic_mode(self):
-        s = given(
+        s = started_game(
             [("M", "mage"), ("X", "athlete")],
             deck=["3C", "2D", "2C", "9H", "4D", "5C", "2S"],
             positions={"M": (1, 1), "X": (1, 5)},
@@ -190,7 +190,7 @@ class TestSpells:
 
     def test_s23_good_luck_and_the_hand_limit_hand_mode(self):
         deck = ["2C", "3C", "4C", "5D", "6D", "7D", "8S", "AH", "9C", "JH", "2D", "10H", "3D", "10D", "4H", "10C"]
-        s = given(
+        s = started_game(
             [("M", "mage"), ("X", "rogue")],
             deck=deck,
             turn_mode="three_card_hand",
@@ -225,7 +225,7 @@ class TestSpells:
 
     def test_s26_hand_mode_a_fortune_telling_replacement_is_a_boss(self):
         deck = ["2C", "3C", "4C", "2H", "5S", "9D", "6C", "JD", "2D", "9C", "3D", "10H", "4D", "8H"]
-        s = given(
+        s = started_game(
             [("M", "mage"), ("X", "ninja")],
             deck=deck,
             turn_mode="three_card_hand",
@@ -247,7 +247,7 @@ class TestSpells:
 
 class TestHealer:
     def test_s24_healer_start_and_end_of_turn_at_most_once_each_capped(self):
-        s = given(
+        s = started_game(
             [("H", "healer"), ("P", "tank"), ("Q", "soldier"), ("R", "rogue")],
             deck=["AC"],
             positions={"H": (5, 5), "P": (6, 5), "Q": (7, 5), "R": (5, 4)},
@@ -261,7 +261,7 @@ class TestHealer:
 
 class TestEndings:
     def test_s25a_team_victory_under_end(self):
-        s = given([("A", "ninja"), ("B", "tank")], deck=["AD", "3D"], positions={"A": (5, 7), "B": (8, 5)})
+        s = started_game([("A", "ninja"), ("B", "tank")], deck=["AD", "3D"], positions={"A": (5, 7), "B": (8, 5)})
         s = act(s, "A", "draw_card")
         res = dc.result(s)
         assert res["result"] == "team_victory" and res["escaped"] == ["A"]
@@ -282,7 +282,7 @@ class TestEndings:
         )
 
     def test_s25b_play_continuing_under_continue(self):
-        s = given(
+        s = started_game(
             [("A", "ninja"), ("B", "tank")],
             deck=["AD", "3D"],
             positions={"A": (5, 7), "B": (8, 5)},
@@ -297,7 +297,7 @@ class TestEndings:
 
     def test_s28_variant_party_round_limit_under_continue(self):
         deck = ["AD", "AC", "AH", "2C", "2H", "3C", "3H", "4C", "4H", "5C", "5H"]
-        s = given(
+        s = started_game(
             [("A", "ninja"), ("B", "swordsman")],
             deck=deck,
             round_limit=10,
@@ -333,7 +333,7 @@ class TestRejectedActions:
         with pytest.raises(InvalidAction):
             dc.new_game(1, ["A", "B", "C", "D", "E", "F"], {})
         # 4. Drawing out of turn.
-        s = given([("A", "ninja"), ("B", "tank")], deck=["2D"])
+        s = started_game([("A", "ninja"), ("B", "tank")], deck=["2D"])
         rejected(s, "B", {"type": "draw_card"})
         # 5. A non-Mage casting.
         rejected(s, "A", {"type": "cast_spell", "spell": "haste"})
@@ -344,7 +344,7 @@ class TestRejectedActions:
         rejected(setup, "A", {"type": "place_marker", "kind": "pit", "square": [3, 3]})
         # 7. A diagonal dash.
         deck = ["JH", "2S", "9D", "3S", "8H", "4S", "7C", "3D"]
-        d = act(given([("P", "athlete")], deck=deck), "P", "draw_card")
+        d = act(started_game([("P", "athlete")], deck=deck), "P", "draw_card")
         for _ in range(3):
             d = act(d, "P", "combat_draw")
         d = act(d, "P", "choose_stat", stat="lives")
@@ -353,7 +353,9 @@ class TestRejectedActions:
         rejected(d, "P", {"type": "dash", "direction": "northeast"}, InvalidAction)
         # 8. discard_to_limit with the wrong number of cards, or a card not in the hand.
         deck = ["2C", "3C", "4C", "5D", "6D", "7D", "8S", "AH"]
-        h = given([("M", "mage"), ("X", "rogue")], deck=deck, turn_mode="three_card_hand", positions={"X": (10, 1)})
+        h = started_game(
+            [("M", "mage"), ("X", "rogue")], deck=deck, turn_mode="three_card_hand", positions={"X": (10, 1)}
+        )
         h = act(h, "M", "cast_spell", spell="good_luck")
         h = act(h, "X", "draw_card")
         h = act(h, "X", "play_card", card="AH")
@@ -361,7 +363,7 @@ class TestRejectedActions:
         rejected(h, "X", {"type": "discard_to_limit", "cards": ["8S", "7D"]})
         rejected(h, "X", {"type": "discard_to_limit", "cards": ["KS"]})
         # 9. combat_draw from a fighter who is not the lead.
-        c = given([("A", "ninja"), ("B", "tank")], deck=["JD", "2C", "3C", "4C"], positions={"B": (5, 2)})
+        c = started_game([("A", "ninja"), ("B", "tank")], deck=["JD", "2C", "3C", "4C"], positions={"B": (5, 2)})
         c = act(c, "A", "draw_card")
         c = act(c, "B", "join_combat", join=True)
         rejected(c, "B", {"type": "combat_draw"})

@@ -12,7 +12,7 @@ from rules_engine.cards import standard_deck
 from rules_engine.games import dungeon_cards as dc
 from rules_engine.games.dungeon_cards import deck as dc_deck
 from rules_engine.games.dungeon_cards.movement import connected, wall_key
-from rules_engine.games.dungeon_cards.testing import act, given, stats, where
+from tests.helpers.dungeon_cards import act, started_game, stats, where
 
 
 def char(s, name):
@@ -200,34 +200,36 @@ class TestSetup:
 
 class TestMovementRulings:
     def test_a_move_starting_on_a_redirect_is_not_turned_by_it(self):
-        s = given(
+        s = started_game(
             [("P", "swordsman")], deck=["2D"], redirects=[{"square": [5, 3], "kind": "\\"}], positions={"P": (5, 3)}
         )
         s = act(s, "P", "draw_card")
         assert where(s, "P") == [5, 5]
 
     def test_a_move_may_end_on_a_redirect(self):
-        s = given([("P", "swordsman")], deck=["2D"], redirects=[{"square": [5, 3], "kind": "\\"}])
+        s = started_game([("P", "swordsman")], deck=["2D"], redirects=[{"square": [5, 3], "kind": "\\"}])
         s = act(s, "P", "draw_card")
         assert where(s, "P") == [5, 3]
 
     def test_ninja_blocked_both_ways_at_once_stays(self):
-        s = given([("P", "ninja")], deck=["4H"], stop_walls=[[[1, 1], [2, 1]]], positions={"P": (1, 1)})
+        s = started_game([("P", "ninja")], deck=["4H"], stop_walls=[[[1, 1], [2, 1]]], positions={"P": (1, 1)})
         s = act(s, "P", "draw_card")
         assert where(s, "P") == [1, 1]
 
     def test_ninja_reflex_is_not_triggered_by_a_redirect(self):
-        s = given([("P", "ninja")], deck=["3D"], redirects=[{"square": [5, 2], "kind": "/"}])
+        s = started_game([("P", "ninja")], deck=["3D"], redirects=[{"square": [5, 2], "kind": "/"}])
         s = act(s, "P", "draw_card")
         assert where(s, "P") == [7, 2]
 
     def test_characters_share_squares_and_are_adjacent_there_ruling_5(self):
-        s = given([("A", "ninja"), ("B", "tank")], deck=["JD", "2C"])
+        s = started_game([("A", "ninja"), ("B", "tank")], deck=["JD", "2C"])
         s = act(s, "A", "draw_card")
         assert s["combat"]["eligible_helpers"] == ["B"]
 
     def test_a_stop_wall_breaks_adjacency(self):
-        s = given([("A", "ninja"), ("B", "tank")], deck=["JD"], stop_walls=[[[5, 1], [6, 1]]], positions={"B": (6, 1)})
+        s = started_game(
+            [("A", "ninja"), ("B", "tank")], deck=["JD"], stop_walls=[[[5, 1], [6, 1]]], positions={"B": (6, 1)}
+        )
         s = act(s, "A", "draw_card")
         assert s["combat"]["eligible_helpers"] == [] and s["phase"] == "awaiting_combat_draw"
 
@@ -235,7 +237,7 @@ class TestMovementRulings:
 class TestCombatRulings:
     def test_guard_break_on_the_queens_last_life_triggers_second_wind(self):
         deck = ["QC"] + wins(3) + ["5C", "5D", "8S"]
-        s = act(given([("P", "swordsman")], deck=deck), "P", "draw_card")
+        s = act(started_game([("P", "swordsman")], deck=deck), "P", "draw_card")
         for _ in range(4):
             s = act(s, "P", "combat_draw")
         assert s["combat"]["second_wind_used"] and s["combat"]["boss_lives"] == 1
@@ -243,7 +245,7 @@ class TestCombatRulings:
 
     def test_strong_will_in_a_barrage_replaces_the_fatal_card(self):
         deck = ["KC"] + wins(4) + ["10C", "10D", "10H", "3C", "4C", "5C", "10S"]
-        s = act(given([("P", "soldier")], deck=deck, lives={"P": 1}), "P", "draw_card")
+        s = act(started_game([("P", "soldier")], deck=deck, lives={"P": 1}), "P", "draw_card")
         for _ in range(5):
             s = act(s, "P", "combat_draw")
         last = s["combat"]["last_exchange"] if s["combat"] else None
@@ -259,7 +261,7 @@ class TestCombatRulings:
 
     def test_critical_hit_of_a_rogue_helper_is_awaited_in_either_order(self):
         deck = ["JD", "5C", "6C", "2D", "3D", "9D", "4C"]
-        base = given([("A", "ninja"), ("B", "rogue")], deck=deck)
+        base = started_game([("A", "ninja"), ("B", "rogue")], deck=deck)
         base = act(act(base, "A", "draw_card"), "B", "join_combat", join=True)
         assert dc.view(base, None)["awaiting"] == [
             {"seat": "A", "actions": ["combat_draw"]},
@@ -278,7 +280,7 @@ class TestCombatRulings:
 
     def test_a_helper_dying_in_a_barrage_ruling_50(self):
         deck = ["KD", "2C", "9C", "9D", "2D", "9H", "9S", "10C", "10D", "3H", "3C", "8D", "7H", "4C", "4D", "5H"]
-        s = given([("B", "ninja"), ("A", "swordsman")], deck=deck, lives={"B": 1})
+        s = started_game([("B", "ninja"), ("A", "swordsman")], deck=deck, lives={"B": 1})
         s = act(act(s, "B", "draw_card"), "A", "join_combat", join=True)
         for _ in range(3):
             s = act(s, "B" if char(s, "B")["status"] == "active" else "A", "combat_draw")
@@ -297,7 +299,7 @@ class TestCombatRulings:
 
     def test_a_king_going_from_2_to_0_in_one_exchange_never_barrages(self):
         deck = ["KD", "2C", "9C", "9D", "5C", "9H", "5D", "2D", "9S", "8C"]
-        s = given([("A", "ninja"), ("B", "tank")], deck=deck)
+        s = started_game([("A", "ninja"), ("B", "tank")], deck=deck)
         s = act(act(s, "A", "draw_card"), "B", "join_combat", join=True)
         for _ in range(3):
             s = act(s, "A", "combat_draw")
@@ -307,14 +309,14 @@ class TestCombatRulings:
 
     def test_face_cards_drawn_in_combat_are_redrawn_not_bosses_ruling_10(self):
         deck = ["JD", "QC", "2C", "KS", "9C", "2D", "9D", "2H", "9H"]
-        s = act(given([("P", "tank")], deck=deck), "P", "draw_card")
+        s = act(started_game([("P", "tank")], deck=deck), "P", "draw_card")
         assert s["combat"]["boss_cards"] == ["2C"] and s["discard"] == ["QC"]
         s = act(s, "P", "combat_draw")
         assert s["combat"]["boss_lives"] == 2 and s["discard"][:2] == ["QC", "KS"]
 
     def test_hand_is_discarded_when_a_character_dies_in_hand_mode(self):
         deck = ["2C", "3C", "4C", "JD", "9C", "8D"]
-        s = given([("P", "rogue")], deck=deck, turn_mode="three_card_hand", lives={"P": 1})
+        s = started_game([("P", "rogue")], deck=deck, turn_mode="three_card_hand", lives={"P": 1})
         s = act(act(s, "P", "draw_card"), "P", "combat_draw")
         assert char(s, "P")["status"] == "dead" and char(s, "P")["hand"] == []
         assert {"2C", "3C", "4C"} <= set(s["deck"] + s["discard"])
@@ -323,7 +325,7 @@ class TestCombatRulings:
 class TestPartyRulings:
     def test_an_athlete_helper_escaping_by_dash_ends_the_game_at_once(self):
         deck = ["JD", "2C", "9C", "9H", "2S", "9S", "8H", "2D"]
-        s = given([("A", "swordsman"), ("B", "athlete")], deck=deck, positions={"A": (5, 5), "B": (5, 6)})
+        s = started_game([("A", "swordsman"), ("B", "athlete")], deck=deck, positions={"A": (5, 5), "B": (5, 6)})
         s = act(act(s, "A", "draw_card"), "B", "join_combat", join=True)
         s = act(act(s, "A", "combat_draw"), "A", "combat_draw")
         s = act(act(s, "A", "choose_stat", stat="speed"), "B", "choose_stat", stat="speed")
@@ -336,7 +338,7 @@ class TestPartyRulings:
 
     def test_reversal_does_not_turn_the_dash(self):
         deck = ["JD", "2C", "9C", "2D", "9D", "2H", "9H", "3S"]
-        s = given([("M", "mage"), ("X", "athlete")], deck=deck, positions={"M": (1, 1), "X": (1, 5)})
+        s = started_game([("M", "mage"), ("X", "athlete")], deck=deck, positions={"M": (1, 1), "X": (1, 5)})
         s = act(act(s, "M", "cast_spell", spell="reversal"), "X", "draw_card")
         for _ in range(3):
             s = act(s, "X", "combat_draw")
@@ -345,7 +347,7 @@ class TestPartyRulings:
 
     def test_the_healer_heals_nobody_during_combat_and_counts_full_lives_as_healed_ruling_48(self):
         deck = ["JD", "8C", "9C", "2C", "2D", "9D", "9H"]
-        s = given([("H", "healer"), ("P", "tank")], deck=deck, positions={"H": (5, 5), "P": (5, 6)})
+        s = started_game([("H", "healer"), ("P", "tank")], deck=deck, positions={"H": (5, 5), "P": (5, 6)})
         s = act(act(s, "H", "draw_card"), "P", "join_combat", join=True)
         s = act(s, "H", "combat_draw")
         assert stats(s, "P")[1] == 14
@@ -354,14 +356,14 @@ class TestPartyRulings:
         assert s["turn"]["current"] == "P" and stats(s, "P")[1] == 14
 
     def test_the_healer_heals_newcomers_at_the_end_but_not_itself(self):
-        s = given(
+        s = started_game(
             [("H", "healer"), ("P", "tank")], deck=["AD"], positions={"H": (5, 5), "P": (5, 7)}, lives={"H": 5, "P": 10}
         )
         s = act(s, "H", "draw_card")
         assert stats(s, "P")[1] == 11 and stats(s, "H")[1] == 5
 
     def test_effects_handed_out_survive_the_mage_leaving_ruling_49(self):
-        s = given(
+        s = started_game(
             [("M", "mage"), ("X", "tank"), ("Y", "ninja")], deck=["2C", "2D"], positions={"X": (1, 1), "Y": (1, 2)}
         )
         s = act(s, "M", "cast_spell", spell="haste")
@@ -375,7 +377,7 @@ class TestPartyRulings:
         assert s["turn"]["current"] == "X" and s["turn"]["round_number"] == 2
 
     def test_a_mage_casting_again_forfeits_its_own_effect_and_spells_never_stack(self):
-        s = given([("M", "mage"), ("X", "tank")], deck=["2C", "3C"], positions={"X": (1, 1)})
+        s = started_game([("M", "mage"), ("X", "tank")], deck=["2C", "3C"], positions={"X": (1, 1)})
         s = act(act(s, "M", "cast_spell", spell="reversal"), "X", "draw_card")
         assert char(s, "M")["active_effects"] == ["reversal"]
         s = act(s, "M", "cast_spell", spell="haste")
@@ -385,7 +387,7 @@ class TestPartyRulings:
         assert where(s, "X") == [5, 1]  # 2C was spent going left; 3C + Haste goes right 4
 
     def test_potion_rolls_on_spell_and_fight_turns(self):
-        s = given(
+        s = started_game(
             [("M", "mage"), ("X", "tank")],
             deck=["JD"] + wins(3),
             lives={"M": 8, "X": 12},
@@ -404,7 +406,7 @@ class TestPartyRulings:
 
 class TestLeaving:
     def test_leaving_with_a_movement_card_on_the_table(self):
-        s = given([("M", "mage"), ("X", "tank")], deck=["5C"], positions={"X": (1, 1)})
+        s = started_game([("M", "mage"), ("X", "tank")], deck=["5C"], positions={"X": (1, 1)})
         s = act(act(s, "M", "cast_spell", spell="fortune_telling"), "X", "draw_card")
         assert s["phase"] == "awaiting_fortune"
         s = act(s, "X", "leave_game")
@@ -413,14 +415,14 @@ class TestLeaving:
         rejected(s, "X", {"type": "leave_game"})
 
     def test_a_pending_join_lapses_as_declined(self):
-        s = given([("A", "ninja"), ("B", "tank"), ("C", "rogue")], deck=["JD", "2C"])
+        s = started_game([("A", "ninja"), ("B", "tank"), ("C", "rogue")], deck=["JD", "2C"])
         s = act(act(s, "A", "draw_card"), "B", "join_combat", join=True)
         s = act(s, "C", "leave_game")
         assert s["combat"]["fighters"] == ["A", "B"] and s["phase"] == "awaiting_combat_draw"
 
     def test_the_challenger_leaving_before_the_join_decisions(self):
         deck = ["JD", "2C", "9C", "2D", "9D", "2H", "9H"]
-        s = given([("A", "ninja"), ("B", "tank"), ("C", "rogue")], deck=deck)
+        s = started_game([("A", "ninja"), ("B", "tank"), ("C", "rogue")], deck=deck)
         s = act(act(s, "A", "draw_card"), "A", "leave_game")
         assert s["phase"] == "awaiting_join"
         lost = act(act(s, "B", "join_combat", join=False), "C", "join_combat", join=False)
@@ -434,7 +436,7 @@ class TestLeaving:
 
     def test_a_reward_owed_lapses(self):
         deck = ["JD", "2C", "9C", "9D", "2D", "9H", "9S"]
-        s = given([("A", "ninja"), ("B", "tank")], deck=deck)
+        s = started_game([("A", "ninja"), ("B", "tank")], deck=deck)
         s = act(act(s, "A", "draw_card"), "B", "join_combat", join=True)
         s = act(act(s, "A", "combat_draw"), "A", "combat_draw")
         assert s["phase"] == "awaiting_reward"
@@ -444,21 +446,21 @@ class TestLeaving:
         assert stats(s, "B")[0] == 1
 
     def test_the_lead_leaving_hands_the_lead_on(self):
-        s = given([("A", "ninja"), ("B", "tank")], deck=["JD", "2C", "9C"])
+        s = started_game([("A", "ninja"), ("B", "tank")], deck=["JD", "2C", "9C"])
         s = act(act(s, "A", "draw_card"), "B", "join_combat", join=True)
         s = act(s, "A", "leave_game")
         assert dc.view(s, None)["combat"]["lead"] == "B"
         assert {"type": "combat_draw", "critical_hit": False} in dc.legal_actions(s, "B")
 
     def test_giving_up_solo_is_a_defeat(self):
-        s = act(given([("P", "tank")], deck=["JD"]), "P", "draw_card")
+        s = act(started_game([("P", "tank")], deck=["JD"]), "P", "draw_card")
         s = act(s, "P", "leave_game")
         res = dc.result(s)
         assert res["result"] == "defeat" and res["reason"] == "gave up" and res["winners"] == []
         assert "JD" in s["deck"] and s["combat"] is None
 
     def test_the_last_fighter_leaving_ends_the_combat_and_the_party_game(self):
-        s = given(
+        s = started_game(
             [("A", "ninja"), ("B", "tank")],
             deck=["JD", "2C"],
             lives={"B": 1},
@@ -486,7 +488,7 @@ class TestSafetyRule:
         assert s["discard"] == ["QH", "KS"]
 
     def test_a_turn_draw_with_both_piles_empty_ends_the_turn(self):
-        s = given([("A", "ninja"), ("B", "tank")], deck_exact=[], discard=[])
+        s = started_game([("A", "ninja"), ("B", "tank")], deck_exact=[], discard=[])
         s = act(s, "A", "draw_card")
         assert s["turn"]["current"] == "B" and where(s, "A") == [5, 1]
 
@@ -495,7 +497,7 @@ class TestView:
     DECK = ["2C", "3C", "4C", "5D", "6D", "7D", "8S"]
 
     def test_hands_are_seen_by_their_owner_only(self):
-        s = given([("M", "mage"), ("X", "rogue")], deck=self.DECK, turn_mode="three_card_hand", seed=987654321)
+        s = started_game([("M", "mage"), ("X", "rogue")], deck=self.DECK, turn_mode="three_card_hand", seed=987654321)
         s = act(s, "M", "draw_card")
         mine, theirs, spectator = dc.view(s, "M"), dc.view(s, "X"), dc.view(s, None)
         assert mine["characters"][0]["hand"] == ["2C", "3C", "4C", "8S"]
@@ -510,7 +512,7 @@ class TestView:
         assert "deck" not in spectator["options"] and "d20_rolls" not in spectator["options"]
 
     def test_the_deck_order_never_shows(self):
-        s = given([("P", "tank")], deck=["2C", "KH", "9D"])
+        s = started_game([("P", "tank")], deck=["2C", "KH", "9D"])
         text = json.dumps(dc.view(s, "P"))
         assert '"9D"' not in text and '"KH"' not in text and dc.view(s, "P")["deck_count"] == 52
 
@@ -520,7 +522,9 @@ class TestView:
 
     def test_every_legal_action_has_a_label(self):
         deck = ["2C", "3C", "4C", "5D", "6D", "7D", "8S", "AH"]
-        s = given([("M", "mage"), ("X", "rogue")], deck=deck, turn_mode="three_card_hand", positions={"X": (10, 1)})
+        s = started_game(
+            [("M", "mage"), ("X", "rogue")], deck=deck, turn_mode="three_card_hand", positions={"X": (10, 1)}
+        )
         labels = [dc.action_label(s, a) for a in dc.legal_actions(s, "M")]
         assert labels == [
             "Draw a card",
@@ -534,14 +538,14 @@ class TestView:
         assert [dc.action_label(s, a) for a in dc.legal_actions(s, "X")][:2] == ["Play 5♦: up 6", "Play 6♦: up 7"]
 
     def test_dump_load_round_trip(self):
-        s = given([("P", "tank")], deck=["JD"])
+        s = started_game([("P", "tank")], deck=["JD"])
         s = act(s, "P", "draw_card")
         assert dc.load(json.loads(json.dumps(dc.dump(s)))) == s
         with pytest.raises(InvalidAction):
             dc.load({"nothing": 1})
 
     def test_malformed_actions_are_invalid(self):
-        s = given([("P", "tank")], deck=["JD"])
+        s = started_game([("P", "tank")], deck=["JD"])
         for action in (
             {},
             {"type": "fly"},
@@ -564,7 +568,7 @@ class TestMoreRulings:
     HANDS = ["2C", "3C", "4C", "2H", "5S", "9D", "6C"]
 
     def test_fortune_telling_in_hand_mode_keep_or_replace_with_a_number(self):
-        s = given(
+        s = started_game(
             [("M", "mage"), ("X", "ninja")],
             deck=self.HANDS + ["9C"],
             turn_mode="three_card_hand",
@@ -583,7 +587,7 @@ class TestMoreRulings:
 
     def test_leaving_with_a_dash_card_on_the_table(self):
         deck = ["JH", "2S", "9D", "3S", "8H", "4S", "7C", "3D"]
-        s = act(given([("P", "athlete")], deck=deck), "P", "draw_card")
+        s = act(started_game([("P", "athlete")], deck=deck), "P", "draw_card")
         for _ in range(3):
             s = act(s, "P", "combat_draw")
         s = act(act(s, "P", "choose_stat", stat="speed"), "P", "leave_game")
@@ -591,7 +595,7 @@ class TestMoreRulings:
         assert sorted(dc_deck.all_cards(s)) == sorted(standard_deck())
 
     def test_hall_of_fame_records_the_mods(self):
-        s = given(
+        s = started_game(
             [("P", "ninja")],
             deck=["AD"],
             exits=[(10, 2), (6, 6)],
@@ -608,7 +612,7 @@ class TestMoreRulings:
 
     def test_decisions_cannot_be_given_twice_or_by_the_wrong_seat(self):
         deck = ["JD", "5C", "6C", "2D", "3D", "9D", "4C", "9H", "9S"]
-        s = given([("A", "ninja"), ("B", "rogue"), ("C", "tank")], deck=deck, positions={"C": (9, 9)})
+        s = started_game([("A", "ninja"), ("B", "rogue"), ("C", "tank")], deck=deck, positions={"C": (9, 9)})
         s = act(s, "A", "draw_card")
         rejected(s, "C", {"type": "join_combat", "join": True}, match="adjacent")
         rejected(s, "A", {"type": "combat_draw"}, match="nobody")
@@ -628,7 +632,7 @@ class TestMoreRulings:
         rejected(s, "A", {"type": "draw_card"}, match="not your turn|not possible")
 
     def test_a_turn_in_hand_mode_with_nothing_to_draw_ends(self):
-        s = given(
+        s = started_game(
             [("A", "ninja"), ("B", "tank")],
             deck=["2C", "3C", "4C", "5C", "6C", "7C"],
             turn_mode="three_card_hand",
@@ -676,7 +680,7 @@ class TestDrawUntilDecided:
         assert len(exchanges) == presses
 
     def test_the_lead_rogue_decides_its_critical_hit_first(self):
-        s = given([("P", "rogue")], deck=["JH", *wins(3)])
+        s = started_game([("P", "rogue")], deck=["JH", *wins(3)])
         s = act(s, "P", "draw_card")
         kinds = [a["type"] for a in dc.legal_actions(s, "P")]
         assert "draw_until_decided" not in kinds and "combat_draw" in kinds
@@ -688,14 +692,14 @@ class TestDrawUntilDecided:
 
     def test_not_while_a_helper_rogue_has_a_critical_hit_to_decide(self):
         deck = ["JD", "5C", "6C", "2D", "3D", "9D", "4C"]
-        s = given([("A", "ninja"), ("B", "rogue")], deck=deck)
+        s = started_game([("A", "ninja"), ("B", "rogue")], deck=deck)
         s = act(act(s, "A", "draw_card"), "B", "join_combat", join=True)
         assert "draw_until_decided" not in [a["type"] for a in dc.legal_actions(s, "A")]
         rejected(s, "A", {"type": "draw_until_decided"})
 
     def test_only_the_lead_and_it_stops_when_the_lead_changes(self):
         deck = ["JD", "9D", "2C", "9S", "3C", "5H", "6D", "8C"]
-        s = given(
+        s = started_game(
             [("A", "ninja"), ("B", "swordsman"), ("C", "tank")],
             deck=deck,
             lives={"A": 1},
@@ -711,6 +715,6 @@ class TestDrawUntilDecided:
         assert s["combat"]["pending_rewards"] == ["B"]
 
     def test_not_outside_the_fight_and_it_takes_no_parameters(self):
-        s = given([("P", "tank")], deck=["3C"])
+        s = started_game([("P", "tank")], deck=["3C"])
         rejected(s, "P", {"type": "draw_until_decided"}, match="drawing for a fight")
         rejected(s, "P", {"type": "draw_until_decided", "times": 3}, error=InvalidAction)

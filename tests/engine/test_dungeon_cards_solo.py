@@ -7,7 +7,7 @@ import pytest
 from rules_engine import IllegalAction
 from rules_engine.cards import standard_deck
 from rules_engine.games import dungeon_cards as dc
-from rules_engine.games.dungeon_cards.testing import act, given, stats, where
+from tests.helpers.dungeon_cards import act, started_game, stats, where
 
 
 def draw(s, seat="P"):
@@ -26,7 +26,7 @@ def events(s, kind):
 
 class TestMovement:
     def test_s1_movement_by_suit_and_stopping_at_the_edge(self):
-        s = given([("P", "swordsman")], deck=["3C", "7C", "AD", "4H", "2S"])
+        s = started_game([("P", "swordsman")], deck=["3C", "7C", "AD", "4H", "2S"])
         expected = [[8, 1], [10, 1], [10, 2], [6, 2], [6, 1]]
         for square in expected:
             s = draw(s)
@@ -36,7 +36,7 @@ class TestMovement:
         assert stats(s, "P")[:2] == (1, 10)
 
     def test_s2_passing_over_the_exit_has_no_effect_landing_wins(self):
-        s = given([("P", "rogue")], deck=["5D", "2S"], exits=[(5, 4)], pits=[(9, 9)])
+        s = started_game([("P", "rogue")], deck=["5D", "2S"], exits=[(5, 4)], pits=[(9, 9)])
         s = draw(s)
         assert where(s, "P") == [5, 6]
         assert s["characters"][0]["status"] == "active"
@@ -59,7 +59,7 @@ class TestMovement:
         )
 
     def test_s3_passing_over_the_pit_is_safe_landing_loses(self):
-        s = given([("P", "tank")], deck=["4D", "2S"], pits=[(5, 3)], exits=[(1, 10)])
+        s = started_game([("P", "tank")], deck=["4D", "2S"], pits=[(5, 3)], exits=[(1, 10)])
         s = draw(s)
         assert where(s, "P") == [5, 5]
         assert stats(s, "P")[1:3] == (15, 15)
@@ -72,7 +72,7 @@ class TestMovement:
 class TestCombat:
     def test_s4_full_jack_fight_face_redraw_tie_reward_no_move_then_speed(self):
         deck = ["JH", "9C", "4D", "3S", "7H", "QS", "6C", "6D", "2H", "8S", "5D", "10C", "3C"]
-        s = given([("P", "ninja")], deck=deck)
+        s = started_game([("P", "ninja")], deck=deck)
         s = draw(s)
         assert s["phase"] == "awaiting_combat_draw" and s["combat"]["boss_lives"] == 3
         s = fight(s)  # 9C vs 4D
@@ -97,7 +97,7 @@ class TestCombat:
 
     def test_s5_queen_second_wind_and_the_tank(self):
         deck = ["QD", "2C", "9H", "3D", "8C", "4S", "10D", "5H", "7S", "9D", "6C", "7D"]
-        s = given([("P", "tank")], deck=deck)
+        s = started_game([("P", "tank")], deck=deck)
         s = draw(s)
         assert s["combat"]["boss_lives"] == 4
         s = fight(s, exchanges=3)
@@ -140,7 +140,7 @@ class TestCombat:
             "6C",
             "3C",
         ]
-        s = given([("P", "ninja")], deck=deck)
+        s = started_game([("P", "ninja")], deck=deck)
         s = draw(s)
         assert s["combat"]["boss_lives"] == 5
         s = fight(s, exchanges=4)
@@ -160,7 +160,7 @@ class TestCombat:
         assert s["removed"] == ["KC"]
 
     def test_s7_soldier_saving_draw_once_per_combat(self):
-        s = given([("P", "soldier")], deck=["JS", "8H", "3C", "10D", "7C", "2D"], lives={"P": 1})
+        s = started_game([("P", "soldier")], deck=["JS", "8H", "3C", "10D", "7C", "2D"], lives={"P": 1})
         s = draw(s)
         s = fight(s)
         assert s["combat"]["strong_will_used"] and s["combat"]["boss_lives"] == 2
@@ -174,7 +174,7 @@ class TestCombat:
 
     def test_s8_rogue_critical_hit_with_a_face_card_among_the_three(self):
         deck = ["JD", "9S", "3C", "KD", "7H", "10C", "4D", "6S", "2C", "2H", "5C", "8C"]
-        s = given([("P", "rogue")], deck=deck)
+        s = started_game([("P", "rogue")], deck=deck)
         s = draw(s)
         assert s["combat"]["boss_cards"] == ["9S"]
         s = fight(s, crit=True)
@@ -197,7 +197,7 @@ class TestCombat:
         assert stats(s, "P") == (2, 10, 10, 1)
 
     def test_s9_swordsman_guard_break(self):
-        s = given([("P", "swordsman")], deck=["JC", "7D", "7S", "4H", "4C", "10D", "10H"])
+        s = started_game([("P", "swordsman")], deck=["JC", "7D", "7S", "4H", "4C", "10D", "10H"])
         s = draw(s)
         s = fight(s)
         assert s["combat"]["boss_lives"] == 2
@@ -210,7 +210,7 @@ class TestCombat:
 
 class TestClasses:
     def test_s10_ninja_active_reflex(self):
-        s = given([("P", "ninja")], deck=["8C", "10S", "3H"])
+        s = started_game([("P", "ninja")], deck=["8C", "10S", "3H"])
         s = draw(s)
         assert where(s, "P") == [7, 1]
         s = draw(s)
@@ -219,7 +219,7 @@ class TestClasses:
         assert where(s, "P") == [4, 10]
 
     def test_s10_variant_ninja_bounces_onto_the_exit(self):
-        s = given([("P", "ninja")], deck=["3C"], exits=[(9, 1)], positions={"P": (8, 1)})
+        s = started_game([("P", "ninja")], deck=["3C"], exits=[(9, 1)], positions={"P": (8, 1)})
         s = draw(s)
         assert "column 9, row 1 → column 10, row 1 → column 9, row 1" in events(s, "moved")[-1]
         assert s["characters"][0]["status"] == "escaped"
@@ -227,7 +227,7 @@ class TestClasses:
 
     def test_s11_athlete_controlled_dash_ends_on_the_exit(self):
         deck = ["JH", "2S", "9D", "3S", "8H", "4S", "7C", "QC", "3D"]
-        s = given([("P", "athlete")], deck=deck, exits=[(5, 4)])
+        s = started_game([("P", "athlete")], deck=deck, exits=[(5, 4)])
         s = draw(s)
         s = fight(s, exchanges=3)
         s = act(s, "P", "choose_stat", stat="speed")
@@ -252,7 +252,7 @@ class TestClasses:
         assert s3["phase"] == "awaiting_turn_action" and s3["turn"]["turn_number"] == 2
 
     def test_s12_draw_your_stats_with_the_tank(self):
-        s = given([("P", "tank")], deck=["AS", "7H", "KD", "3C", "2D"], draw_stats=True)
+        s = started_game([("P", "tank")], deck=["AS", "7H", "KD", "3C", "2D"], draw_stats=True)
         assert stats(s, "P") == (1, 12, 12, 3)
         assert s["deck"][0] == "2D" and s["deck"][-4:] == ["AS", "7H", "KD", "3C"]
         s = draw(s)
@@ -262,7 +262,7 @@ class TestClasses:
 class TestDeck:
     def test_s13_deck_exhaustion(self):
         rest = [c for c in standard_deck() if c not in ("4C", "6H")]
-        s = given([("P", "swordsman")], deck_exact=["4C"], discard=["6H"] + rest)
+        s = started_game([("P", "swordsman")], deck_exact=["4C"], discard=["6H"] + rest)
         s = draw(s)
         assert where(s, "P") == [9, 1]
         assert len(s["deck"]) == 0 and len(s["discard"]) == 52
@@ -315,7 +315,7 @@ class TestMods:
     WALLS = {"stop_walls": [[[7, 1], [8, 1]]], "redirects": [{"square": [5, 3], "kind": "/"}]}
 
     def test_s15_walls_stop_wall_and_redirect_square(self):
-        s = given([("P", "swordsman")], deck=["4D", "5S", "6C"], **self.WALLS)
+        s = started_game([("P", "swordsman")], deck=["4D", "5S", "6C"], **self.WALLS)
         s = draw(s)
         assert where(s, "P") == [7, 3]
         assert "Redirected at column 5, row 3" in events(s, "moved")[-1]
@@ -326,7 +326,7 @@ class TestMods:
         assert "cannot move right" in events(s, "moved")[-1]
 
     def test_s15_variant_ninja_reverses_at_a_stop_wall(self):
-        s = given([("P", "ninja")], deck=["3C"], positions={"P": (7, 1)}, **self.WALLS)
+        s = started_game([("P", "ninja")], deck=["3C"], positions={"P": (7, 1)}, **self.WALLS)
         s = draw(s)
         assert where(s, "P") == [4, 1]
 
@@ -343,7 +343,7 @@ class TestMods:
         assert {"type": "start_game"} not in dc.legal_actions(lobby, "P")
 
     def test_s16_potions(self):
-        s = given(
+        s = started_game(
             [("P", "swordsman")],
             deck=["2C", "2H", "3C", "3H"],
             lives={"P": 8},
@@ -362,7 +362,7 @@ class TestMods:
 class TestRoundLimit:
     def test_s28_round_limit(self):
         deck = ["AC", "AH", "2C", "2H", "3C", "3H", "4C", "4H", "5C", "5H"]
-        s = given([("P", "swordsman")], deck=deck, round_limit=10)
+        s = started_game([("P", "swordsman")], deck=deck, round_limit=10)
         squares = [[6, 1], [5, 1], [7, 1], [5, 1], [8, 1], [5, 1], [9, 1], [5, 1], [10, 1], [5, 1]]
         for i, square in enumerate(squares):
             assert dc.result(s) is None and s["turn"]["round_number"] == i + 1

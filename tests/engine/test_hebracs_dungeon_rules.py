@@ -11,7 +11,7 @@ import pytest
 import rules_engine
 from rules_engine import IllegalAction, InvalidAction
 from rules_engine.games.hebracs_dungeon import data, trade
-from rules_engine.games.hebracs_dungeon.scenario import bottom, given
+from tests.helpers.hebracs_dungeon import bottom, situation
 
 R = rules_engine.get("hebracs-dungeon")
 
@@ -128,7 +128,7 @@ class TestContract:
             R.load({"not": "a game"})
 
     def test_apply_never_mutates_its_input(self):
-        state = given(cells={(1, 1): "8S/5C"}, hand=["3H", "9C"])
+        state = situation(cells={(1, 1): "8S/5C"}, hand=["3H", "9C"])
         frozen = json.dumps(state, sort_keys=True)
         new = play(state, mv(1, 1), ATTACK)
         assert json.dumps(state, sort_keys=True) == frozen and new != state
@@ -140,10 +140,10 @@ class TestContract:
         res = R.result(over)
         assert res["reason"] == "resigned" and res["winners"] == [] and res["scores"] == {"p1": 0}
         assert over["phase"] == "over" and R.legal_actions(over, "p1") == []
-        assert res["ranked"] and not R.result(play(given(), act("resign")))["ranked"]
+        assert res["ranked"] and not R.result(play(situation(), act("resign")))["ranked"]
 
     def test_log_entries_and_labels(self):
-        state = play(given(cells={(1, 1): "JS/6C"}, inventory=["5C", "2H"], life=9), mv(1, 1))
+        state = play(situation(cells={(1, 1): "JS/6C"}, inventory=["5C", "2H"], life=9), mv(1, 1))
         assert all(isinstance(e["text"], str) and e["text"] for e in state["log"])
         for action in R.legal_actions(state, "p1"):
             assert R.action_label(state, action)
@@ -151,7 +151,7 @@ class TestContract:
         assert {"Fight", "Propose a trade", "Drink 2H", "Give up"} <= labels
 
     def test_view_choices(self):
-        state = given(position=(1, 1), cells={(1, 1): "cleared"}, inventory=["AC", "5C", "3D", "JH"])
+        state = situation(position=(1, 1), cells={(1, 1): "cleared"}, inventory=["AC", "5C", "3D", "JH"])
         player, spectator = R.view(state, "p1"), R.view(state, None)
         assert spectator["choices"] is None
         assert player["choices"]["potions"] == [{"card": "5C", "points": 10}]
@@ -189,11 +189,11 @@ BATTLE = set(data.SPELLS) - {"illusion", "stone_statue"}
 def _explore(**kwargs):
     base = {"position": (1, 1), "inventory": POTIONS, "life": 10, **kwargs}
     base["cells"] = {(1, 1): "cleared", **kwargs.get("cells", {})}
-    return given(**base)
+    return situation(**base)
 
 
 def _situations():
-    yield "start_level", given(inventory=POTIONS, life=10), FREE - {"hell_bomb"}
+    yield "start_level", situation(inventory=POTIONS, life=10), FREE - {"hell_bomb"}
     yield "explore", _explore(), FREE
     yield "battle", play(_explore(), mv(1, 2)), BATTLE
     yield "battle_after_a_spell", play(_explore(), mv(1, 2), cast("paralysis", "4C")), set()
@@ -283,13 +283,13 @@ class TestSpellLegality:
         assert standing["remote_vision"]["cap"] == 11  # every other chamber hides a face-down enemy
         assert standing["future_perception"]["cap"] == 30
         assert standing["anti_magic"]["cap"] is None
-        poor = given(position=(1, 1), cells={(1, 1): "cleared"}, inventory=["2C"])
+        poor = situation(position=(1, 1), cells={(1, 1): "cleared"}, inventory=["2C"])
         standing = R.view(poor, "p1")["choices"]["spells"]
         assert standing["genie_of_luck"]["reason"] == "needs 11 points, your potions give 2"
         assert standing["healing"]["reason"] == "your life is already at its maximum"
-        broke = R.view(given(position=(1, 1), cells={(1, 1): "cleared"}), "p1")["choices"]["spells"]
+        broke = R.view(situation(position=(1, 1), cells={(1, 1): "cleared"}), "p1")["choices"]["spells"]
         assert {s["reason"] for s in broke.values()} >= {"you have no magic potion"}
-        empty = given(
+        empty = situation(
             position=(1, 1),
             inventory=["10C", "9C"],
             cells={pos: "cleared" for pos in [(r, c) for r in (1, 2, 3) for c in (1, 2, 3, 4)]},
@@ -306,23 +306,23 @@ class TestSpellLegality:
         R.apply(state, "p1", cast("anti_magic", "3C", "2C"))
         R.apply(state, "p1", cast("anti_magic", "10C"))  # points above the cost are lost
         assert "at least one" in refused(state, cast("healing"))
-        assert "not a magic potion" in refused(given(inventory=["5H"], life=3), cast("healing", "5H"))
+        assert "not a magic potion" in refused(situation(inventory=["5H"], life=3), cast("healing", "5H"))
         assert "do not hold" in refused(state, cast("healing", "10C", "10C"))
 
     def test_scepter_doubles_points(self):
-        state = play(given(inventory=["AC", "3C"], life=3), cast("healing", "3C"))
+        state = play(situation(inventory=["AC", "3C"], life=3), cast("healing", "3C"))
         assert state["life"] == 6
 
     @pytest.mark.parametrize(
         "state, action, reason",
         [
-            (given(inventory=["5C", "5C"], effects=["anti_magic"]), cast("anti_magic", "5C"), "already active"),
-            (given(inventory=["10C"], effects=["curse"]), cast("curse", "10C"), "already active"),
-            (given(inventory=["9C"], effects=["enemies_revealed"]), None, "already face up"),
-            (given(inventory=["3C"], filler=False), cast("future_perception", "3C"), "empty"),
-            (given(inventory=["7C"], filler=False), cast("body_switch", "7C", target=[1, 1]), "empty"),
-            (given(inventory=["6C", "5C"], filler=False), cast("genie_of_luck", "6C", "5C"), "empty"),
-            (given(inventory=["6C"]), cast("healing", "6C"), "maximum"),
+            (situation(inventory=["5C", "5C"], effects=["anti_magic"]), cast("anti_magic", "5C"), "already active"),
+            (situation(inventory=["10C"], effects=["curse"]), cast("curse", "10C"), "already active"),
+            (situation(inventory=["9C"], effects=["enemies_revealed"]), None, "already face up"),
+            (situation(inventory=["3C"], filler=False), cast("future_perception", "3C"), "empty"),
+            (situation(inventory=["7C"], filler=False), cast("body_switch", "7C", target=[1, 1]), "empty"),
+            (situation(inventory=["6C", "5C"], filler=False), cast("genie_of_luck", "6C", "5C"), "empty"),
+            (situation(inventory=["6C"]), cast("healing", "6C"), "maximum"),
         ],
     )
     def test_pointless_casts_are_refused(self, state, action, reason):
@@ -334,7 +334,7 @@ class TestSpellLegality:
         assert reason in refused(state, action)
 
     def test_remote_vision_without_eligible_chamber(self):
-        state = given(inventory=["3C"])
+        state = situation(inventory=["3C"])
         for row in state["grid"]:
             for c in row:
                 c["visited"] = True
@@ -349,7 +349,7 @@ class TestSpellLegality:
     def test_hell_bomb_with_nothing_to_strike(self):
         cells = {(1, 1): "cleared", (1, 2): "cleared", (2, 1): "cleared"}
         assert "no struck chamber" in refused(
-            given(cells=cells, position=(1, 1), inventory=["9C"]), cast("hell_bomb", "9C")
+            situation(cells=cells, position=(1, 1), inventory=["9C"]), cast("hell_bomb", "9C")
         )
 
     def test_remote_vision_peeks_each_chamber_once_and_may_stop(self):
@@ -369,28 +369,28 @@ class TestSpellLegality:
     def test_remote_vision_ends_when_no_chamber_is_left(self):
         cells = {(r, c): "cleared" for r in range(1, 4) for c in range(1, 5)}
         cells[(3, 4)] = "7S/2H"
-        state = play(given(cells=cells, position=(1, 1), inventory=["9C"]), cast("remote_vision", "9C"))
+        state = play(situation(cells=cells, position=(1, 1), inventory=["9C"]), cast("remote_vision", "9C"))
         state = play(state, act("peek", row=3, col=4))
         assert state["phase"] == "explore" and cell(state, 3, 4)["enemy_seen"]
 
     def test_illusion_on_a_black_queen_is_refused(self):
-        state = play(given(inventory=["4C"], cells={(1, 1): "JD/QS"}), mv(1, 1), act("propose_trade"))
+        state = play(situation(inventory=["4C"], cells={(1, 1): "JD/QS"}), mv(1, 1), act("propose_trade"))
         assert "pointless" in refused(state, cast("illusion", "4C"))
 
     def test_illusion_release_order(self):
-        state = given(inventory=["4C"], cells={(1, 1): "JD/7H"})
+        state = situation(inventory=["4C"], cells={(1, 1): "JD/7H"})
         start = list(state["hand_deck"])
         state = play(state, mv(1, 1), act("propose_trade"), cast("illusion", "4C"))
         assert bottom(state, start) == ["4C", "JD"] and state["inventory"] == ["7H"]
 
     def test_stealing_spirit_refused_on_a_black_queen_merchant(self):
-        state = play(given(inventory=["6C"], cells={(1, 1): "KS/QC"}), mv(1, 1))
+        state = play(situation(inventory=["6C"], cells={(1, 1): "KS/QC"}), mv(1, 1))
         assert [a["type"] for a in R.legal_actions(state, "p1") if a["type"] != "resign"] == ["decline"]
         assert "black priestess" in refused(state, cast("stealing_spirit", "6C"))
 
     def test_stealing_spirit_in_a_robbed_chamber_battle_is_refused(self):
         state = play(
-            given(position=(1, 1), cells={(1, 1): "cleared", (1, 2): "10S/AS"}, inventory=["6C", "7C", "3C"]),
+            situation(position=(1, 1), cells={(1, 1): "cleared", (1, 2): "10S/AS"}, inventory=["6C", "7C", "3C"]),
             mv(1, 2),
             cast("stealing_spirit", "6C"),
             mv(1, 2),
@@ -427,7 +427,7 @@ class TestSpellLegality:
 
 class TestRulings:
     def test_r10_life_potion_at_full_life_is_refused(self):
-        assert "maximum" in refused(given(inventory=["5H"]), act("drink", card="5H"))
+        assert "maximum" in refused(situation(inventory=["5H"]), act("drink", card="5H"))
 
     def test_r46_teleport_cannot_restart_the_same_battle(self):
         state = play(_explore(), mv(1, 2))
@@ -438,7 +438,7 @@ class TestRulings:
     def test_r47_stone_statue_clears_a_robbed_chamber_and_may_force_the_descent(self):
         cells = {(r, c): "cleared" for r in range(1, 4) for c in range(1, 5)}
         cells[(1, 2)] = "10S/AS"
-        state = given(cells=cells, position=(1, 1), inventory=["6C", "10C", "5C"])
+        state = situation(cells=cells, position=(1, 1), inventory=["6C", "10C", "5C"])
         state = play(state, mv(1, 2), cast("stealing_spirit", "6C"))
         assert cell(state, 1, 2)["robbed"] and state["level"] == 1
         cleared_before = state["counters"]["chambers_cleared"]
@@ -447,7 +447,7 @@ class TestRulings:
         assert state["level"] == 2 and state["phase"] == "start_level"
 
     def test_r48_evil_escape_after_a_trade_keeps_the_treasure_face_up(self):
-        state = given(options={"alignment": "evil"}, inventory=["3C"], cells={(1, 1): "JD/9D"}, hand=["2D"])
+        state = situation(options={"alignment": "evil"}, inventory=["3C"], cells={(1, 1): "JD/9D"}, hand=["2D"])
         state = play(state, mv(1, 1), act("propose_trade"), act("fight"), ATTACK, cast("escape", "3C"))
         c = cell(state, 1, 1)
         assert not c["enemy_up"] and c["treasure_up"] and not c["robbed"]
@@ -468,7 +468,7 @@ class TestRulings:
         assert [a["type"] for a in R.legal_actions(state, "p1") if a["type"] not in ("resign", "drink")] == ["decline"]
 
     def test_r49_body_switch_into_a_merchant_allows_stealing_spirit(self):
-        state = given(inventory=["7C", "6C", "JD"], cells={(1, 1): "10S/4H"}, hand=["KS"])
+        state = situation(inventory=["7C", "6C", "JD"], cells={(1, 1): "10S/4H"}, hand=["KS"])
         start = list(state["hand_deck"])
         state = play(state, mv(1, 1), act("call_prisoner", card="JD"), cast("body_switch", "7C"))
         assert state["phase"] == "merchant" and state["battle"] is None and cell(state, 1, 1)["treasure_up"]
@@ -478,13 +478,15 @@ class TestRulings:
 
     def test_body_switch_into_a_black_queen_steals_at_once(self):
         state = play(
-            given(inventory=["7C", "9H"], cells={(1, 1): "10S/4H"}, hand=["QC"]), mv(1, 1), cast("body_switch", "7C")
+            situation(inventory=["7C", "9H"], cells={(1, 1): "10S/4H"}, hand=["QC"]),
+            mv(1, 1),
+            cast("body_switch", "7C"),
         )
         assert state["inventory"] == ["4H"] and state["phase"] == "explore"
 
     def test_body_switch_in_a_battle_keeps_the_curse(self):
         state = play(
-            given(inventory=["10C", "7C"], cells={(1, 1): "10S/4H"}, hand=["9D"]), cast("curse", "10C"), mv(1, 1)
+            situation(inventory=["10C", "7C"], cells={(1, 1): "10S/4H"}, hand=["9D"]), cast("curse", "10C"), mv(1, 1)
         )
         assert state["battle"]["enemy_life"] == 5
         state = play(state, cast("body_switch", "7C"))
@@ -495,14 +497,14 @@ class TestRulings:
         assert cell(state, 2, 2)["enemy_up"] and R.view(state, None)["grid"][1][1]["enemy"] == "5D"
 
     def test_r45_stealing_spirit_in_battle_settles_the_treasure_before_the_prisoners(self):
-        state = given(inventory=["6C", "JD"], cells={(1, 1): "10S/KH"})
+        state = situation(inventory=["6C", "JD"], cells={(1, 1): "10S/KH"})
         start = list(state["hand_deck"])
         state = play(state, mv(1, 1), act("call_prisoner", card="JD"), cast("stealing_spirit", "6C"))
         assert bottom(state, start) == ["6C", "KH", "JD"] and state["max_life"] == 17
         assert state["battle"] is None and state["position"] is None and cell(state, 1, 1)["robbed"]
 
     def test_r45_a_decision_inside_the_theft_keeps_the_battle_on(self):
-        state = given(inventory=["6C", "JD"], cells={(1, 1): "10S/JK"})
+        state = situation(inventory=["6C", "JD"], cells={(1, 1): "10S/JK"})
         start = list(state["hand_deck"])
         state = play(state, mv(1, 1), act("call_prisoner", card="JD"), cast("stealing_spirit", "6C"))
         assert state["phase"] == "hebrac_reward" and state["battle"] is not None
@@ -511,31 +513,31 @@ class TestRulings:
         assert bottom(state, start) == ["6C", "JK", "JD"]
 
     def test_r44_stealing_spirit_on_a_merchant_selling_a_queen(self):
-        state = given(life=5, inventory=["6C"], cells={(1, 1): "KD/QH"})
+        state = situation(life=5, inventory=["6C"], cells={(1, 1): "KD/QH"})
         start = list(state["hand_deck"])
         state = play(state, mv(1, 1), cast("stealing_spirit", "6C"))
         assert bottom(state, start) == ["6C", "KD", "QH"] and state["life"] == 15 and state["position"] is None
 
     def test_r43_white_priestess_heal_at_full_life(self):
-        state = given(cells={(1, 1): "QD/QS"}, inventory=["5H"])
+        state = situation(cells={(1, 1): "QD/QS"}, inventory=["5H"])
         start = list(state["hand_deck"])
         state = play(state, mv(1, 1), act("priestess", choice="heal"))
         assert bottom(state, start) == ["QD", "QS"] and state["inventory"] == ["5H"]
 
     def test_r41_a_stolen_ace_found_again_is_genuine(self):
-        state = play(given(inventory=["AH"], cells={(1, 1): "QS/2H", (1, 2): "AS/AH"}), mv(1, 1))
+        state = play(situation(inventory=["AH"], cells={(1, 1): "QS/2H", (1, 2): "AS/AH"}), mv(1, 1))
         assert state["inventory"] == ["2H"] and state["max_life"] == 15
         state = play(state, mv(1, 2))
         assert state["inventory"] == ["2H", "AH"] and state["max_life"] == 20
 
     def test_r36_genie_of_life_is_permanent(self):
-        state = play(given(inventory=["AH"], cells={(1, 1): "AS/KH", (1, 2): "QC/2H"}), mv(1, 1))
+        state = play(situation(inventory=["AH"], cells={(1, 1): "AS/KH", (1, 2): "QC/2H"}), mv(1, 1))
         assert state["max_life"] == 22
         state = play(state, mv(1, 2))
         assert state["max_life"] == 17 and state["genie_life_bonus"] == 2
 
     def test_r33_prisoners_leave_when_escaping(self):
-        state = given(inventory=["JD", "JC", "3C"], cells={(1, 1): "9S/4H"})
+        state = situation(inventory=["JD", "JC", "3C"], cells={(1, 1): "9S/4H"})
         start = list(state["hand_deck"])
         state = play(state, mv(1, 1), act("call_prisoner", card="JD"), act("call_prisoner", card="JC"))
         assert state["battle"]["prisoners"] == ["JD", "JC"]
@@ -543,7 +545,7 @@ class TestRulings:
         assert bottom(state, start) == ["3C", "JD", "JC"] and state["inventory"] == []
 
     def test_r13_prisoners_stack_and_add_once_with_double_attack(self):
-        state = given(inventory=["JD", "JC", "4C"], cells={(1, 1): "10S/4H"}, hand=["2D", "2H"])
+        state = situation(inventory=["JD", "JC", "4C"], cells={(1, 1): "10S/4H"}, hand=["2D", "2H"])
         state = play(
             state,
             mv(1, 1),
@@ -555,28 +557,28 @@ class TestRulings:
         assert state["battle"] is None and state["inventory"] == ["4H"]  # 2 + 2 + 3 + 3 = 10
 
     def test_r15_anti_magic_cast_in_a_battle_protects_from_the_next_round(self):
-        state = play(given(inventory=["5C"], cells={(1, 1): "9C/4H"}, hand=["2D", "3D"]), mv(1, 1), ATTACK)
+        state = play(situation(inventory=["5C"], cells={(1, 1): "9C/4H"}, hand=["2D", "3D"]), mv(1, 1), ATTACK)
         assert state["life"] == 8
         state = play(state, cast("anti_magic", "5C"), ATTACK)
         assert state["life"] == 8
 
     def test_anti_magic_does_not_shield_against_other_fighters(self):
-        state = play(given(effects=["anti_magic"], cells={(1, 1): "9H/4H"}, hand=["2D"]), mv(1, 1), ATTACK)
+        state = play(situation(effects=["anti_magic"], cells={(1, 1): "9H/4H"}, hand=["2D"]), mv(1, 1), ATTACK)
         assert state["life"] == 8
 
     def test_anti_magic_stops_a_black_priestess_found_as_a_treasure(self):
-        state = play(given(effects=["anti_magic"], inventory=["9H"], cells={(1, 1): "AS/QC"}), mv(1, 1))
+        state = play(situation(effects=["anti_magic"], inventory=["9H"], cells={(1, 1): "AS/QC"}), mv(1, 1))
         assert state["inventory"] == ["9H"]
 
     def test_curse_cast_in_a_battle_halves_the_current_enemy(self):
-        state = play(given(inventory=["10C"], cells={(1, 1): "9S/4H"}, hand=["5D"]), mv(1, 1), cast("curse", "10C"))
+        state = play(situation(inventory=["10C"], cells={(1, 1): "9S/4H"}, hand=["5D"]), mv(1, 1), cast("curse", "10C"))
         assert state["battle"]["enemy_life"] == 5
         assert play(state, ATTACK)["battle"] is None
 
     def test_r26_genie_of_death_with_fewer_targets(self):
         cells = {(r, c): "cleared" for r in range(1, 4) for c in range(1, 5)}
         cells.update({(1, 1): "AS/KS", (3, 3): "7S/2H", (3, 4): "8S/2H"})
-        state = play(given(cells=cells), mv(1, 1))
+        state = play(situation(cells=cells), mv(1, 1))
         assert state["phase"] == "genie_of_death" and state["decision"]["count"] == 2
         assert R.legal_actions(state, "p1")[0] == {"type": "destroy", "targets": [[3, 3], [3, 4]]}
         state = play(state, act("destroy", targets=[[3, 4], [3, 3]]))
@@ -585,36 +587,36 @@ class TestRulings:
     def test_r26_genie_of_death_without_target(self):
         cells = {(r, c): "cleared" for r in range(1, 4) for c in range(1, 5)}
         cells.update({(1, 1): "AS/KS", (1, 2): "7S/2H"})
-        state = given(cells=cells)
+        state = situation(cells=cells)
         state["grid"][0][1]["visited"] = True
         state = play(state, mv(1, 1))
         assert state["phase"] == "explore" and state["decision"] is None
 
     def test_r8_hebrac_cannot_be_played_on_an_empty_hand_deck(self):
-        state = play(given(cells={(1, 1): "JK/5H"}, filler=False), mv(1, 1))
+        state = play(situation(cells={(1, 1): "JK/5H"}, filler=False), mv(1, 1))
         assert "empty" in refused(state, act("play"))
         assert [a["type"] for a in R.legal_actions(state, "p1")] == ["decline", "resign"]
 
     def test_r8_genie_of_luck_takes_what_is_there(self):
         # the Hand Deck holds only the two cards that just went under: AS (genuine) and KD (lost)
-        state = play(given(cells={(1, 1): "AS/KD"}, filler=False), mv(1, 1))
+        state = play(situation(cells={(1, 1): "AS/KD"}, filler=False), mv(1, 1))
         assert state["inventory"] == ["AS"] and state["hand_deck"] == ["KD"]
 
     def test_r8_double_attack_without_a_second_card_strands(self):
         state = play(
-            given(inventory=["4C"], cells={(1, 1): "9S/4H"}, filler=False), mv(1, 1), cast("double_attack", "4C")
+            situation(inventory=["4C"], cells={(1, 1): "9S/4H"}, filler=False), mv(1, 1), cast("double_attack", "4C")
         )
         assert state["hand_deck"] == ["4C"]
         state = play(state, ATTACK)
         assert state["status"] == "stranded"
 
     def test_r22_reward_is_the_card_after_the_test_card(self):
-        state = play(given(cells={(1, 1): "AS/JK"}, hand=["3H", "7S"]), mv(1, 1), act("play"))
+        state = play(situation(cells={(1, 1): "AS/JK"}, hand=["3H", "7S"]), mv(1, 1), act("play"))
         assert state["inventory"] == ["7S"]
 
     def test_genie_of_luck_spell_in_a_battle(self):
         state = play(
-            given(inventory=["6C", "5C"], cells={(1, 1): "9S/4H"}, hand=["2H", "3H", "4S", "5S", "6S"]),
+            situation(inventory=["6C", "5C"], cells={(1, 1): "9S/4H"}, hand=["2H", "3H", "4S", "5S", "6S"]),
             mv(1, 1),
             cast("genie_of_luck", "6C", "5C"),
         )
@@ -622,7 +624,7 @@ class TestRulings:
 
     def test_inventory_limit_pauses_a_genie_of_luck_sequence(self):
         # the two potions go under first, so the Genie of Luck draws 3H 4H 5H 6C 5C
-        state = given(
+        state = situation(
             options={"inventory_limit": 3}, inventory=["6C", "5C", "2H"], hand=["3H", "4H", "5H"], filler=False
         )
         state = play(state, cast("genie_of_luck", "6C", "5C"))
@@ -635,7 +637,7 @@ class TestRulings:
         assert state["hand_deck"] == ["2H", "6C", "3H"]
 
     def test_hell_bomb_in_a_battle_releases_prisoners_before_the_enemies(self):
-        state = given(position=(1, 1), cells={(1, 1): "cleared", (1, 2): "10S/3H"}, inventory=["9C", "JD"])
+        state = situation(position=(1, 1), cells={(1, 1): "cleared", (1, 2): "10S/3H"}, inventory=["9C", "JD"])
         start = list(state["hand_deck"])
         state = play(state, mv(1, 2), act("call_prisoner", card="JD"), cast("hell_bomb", "9C"))
         # centre (1,2), east (1,3), south (2,2); north is outside, west (1,1) is cleared
@@ -645,14 +647,16 @@ class TestRulings:
 
     def test_hell_bomb_needs_a_position_after_an_escape(self):
         state = play(
-            given(position=(1, 1), cells={(1, 1): "cleared"}, inventory=["3C", "9C"]), mv(1, 2), cast("escape", "3C")
+            situation(position=(1, 1), cells={(1, 1): "cleared"}, inventory=["3C", "9C"]),
+            mv(1, 2),
+            cast("escape", "3C"),
         )
         assert state["position"] is None
         refused(state, cast("hell_bomb", "9C"))
         assert play(state, mv(1, 1), cast("hell_bomb", "9C"))["inventory"][-1] == "2H"
 
     def test_merchant_selling_a_joker_and_a_red_queen(self):
-        state = play(given(life=5, inventory=["2D", "9D"], cells={(1, 1): "KD/JK", (1, 2): "KH/QD"}), mv(1, 1))
+        state = play(situation(life=5, inventory=["2D", "9D"], cells={(1, 1): "KD/JK", (1, 2): "KH/QD"}), mv(1, 1))
         assert state["encounter"]["price"] == 2
         state = play(state, act("buy", gems=["2D"]))
         assert state["phase"] == "hebrac_reward"
@@ -660,7 +664,7 @@ class TestRulings:
         assert state["life"] == 15 and state["phase"] == "explore"
 
     def test_canonical_payment_in_legal_actions(self):
-        state = play(given(inventory=["5D", "4D", "3D", "9D"], cells={(1, 1): "KS/7H"}), mv(1, 1))
+        state = play(situation(inventory=["5D", "4D", "3D", "9D"], cells={(1, 1): "KS/7H"}), mv(1, 1))
         buys = [a for a in R.legal_actions(state, "p1") if a["type"] == "buy"]
         assert buys == [{"type": "buy", "gems": ["4D", "3D"]}]
         assert trade.minimal_sets([("5D", 5), ("4D", 4), ("3D", 3), ("9D", 9)], 7) != []
@@ -670,13 +674,13 @@ class TestRulings:
     def test_optional_descent_is_only_in_free_time(self):
         cells = {(1, c): "cleared" for c in range(1, 5)}
         cells.update({(2, 1): "cleared", (2, 2): "cleared", (2, 3): "JD/2H"})
-        state = play(given(cells=cells, position=(2, 2)), mv(2, 3))
+        state = play(situation(cells=cells, position=(2, 2)), mv(2, 3))
         assert state["phase"] == "adventurer"
         refused(state, act("descend"))
 
     def test_strength_potion_bonus_is_lost_after_the_battle(self):
         state = play(
-            given(inventory=["5S", "3C"], cells={(1, 1): "9S/4H"}),
+            situation(inventory=["5S", "3C"], cells={(1, 1): "9S/4H"}),
             mv(1, 1),
             act("drink", card="5S"),
             cast("escape", "3C"),
@@ -692,7 +696,7 @@ def _fight(enemy="9S", *, extra=(), prisoners=(), strength=(), effects=(), hand=
     """A battle against ``enemy`` in (1,1), holding 4C (to pay Paralysis), ``extra`` and the given
     prisoners (called) and strength potions (drunk) before the first attack."""
     inventory = ["4C", *extra, *prisoners, *strength]
-    state = play(given(inventory=inventory, cells={(1, 1): f"{enemy}/4H"}, effects=effects, hand=hand), mv(1, 1))
+    state = play(situation(inventory=inventory, cells={(1, 1): f"{enemy}/4H"}, effects=effects, hand=hand), mv(1, 1))
     state = play(state, *[act("call_prisoner", card=c) for c in prisoners], *[act("drink", card=c) for c in strength])
     assert state["phase"] == "battle" and state["battle"]["spell"] is None
     return state
@@ -779,7 +783,7 @@ class TestParalysisThatChangesNothing:
     def test_the_foreseen_top_card_already_wins(self):
         # Future Perception (free time) shows KD on top: against 9S the next attack scores 10.
         state = play(
-            given(inventory=["2C", "4C"], cells={(1, 1): "9S/4H"}, hand=["KD", "3D"]),
+            situation(inventory=["2C", "4C"], cells={(1, 1): "9S/4H"}, hand=["KD", "3D"]),
             cast("future_perception", "2C"),
             mv(1, 1),
         )
@@ -793,7 +797,7 @@ class TestParalysisThatChangesNothing:
 
     def test_a_foreseen_losing_card_allows_it(self):
         state = play(
-            given(inventory=["2C", "4C"], cells={(1, 1): "9S/4H"}, hand=["3D", "KD"]),
+            situation(inventory=["2C", "4C"], cells={(1, 1): "9S/4H"}, hand=["3D", "KD"]),
             cast("future_perception", "2C"),
             mv(1, 1),
         )
@@ -917,7 +921,7 @@ class TestPriestessRanking:
     def test_guardians_steal_in_ranking_order(self):
         hoard = ["2S", "JH", "10D", "AS", "5H", "3C", "AD"]
         cells = {(1, c): "QS/" for c in range(1, 5)}
-        state = given(inventory=hoard, cells={**cells, (2, 1): "QC/", (2, 2): "QS/", (2, 3): "QC/"})
+        state = situation(inventory=hoard, cells={**cells, (2, 1): "QC/", (2, 2): "QS/", (2, 3): "QC/"})
         stolen = []
         for pos in [(1, 1), (1, 2), (1, 3), (1, 4), (2, 4), (2, 3), (2, 2), (2, 1)]:
             before = list(state["inventory"])
@@ -928,9 +932,9 @@ class TestPriestessRanking:
         assert stolen == ["AD", "AS", "10D", "5H", "3C", "2S"] and state["inventory"] == ["JH"]
 
     def test_earliest_copy_is_taken(self):
-        state = play(given(inventory=["5H", "2C", "5H"], cells={(1, 1): "QS/9S"}), mv(1, 1))
+        state = play(situation(inventory=["5H", "2C", "5H"], cells={(1, 1): "QS/9S"}), mv(1, 1))
         assert state["inventory"] == ["2C", "5H", "9S"]
 
     def test_treasure_priestess_takes_the_least_valuable(self):
-        state = play(given(inventory=["2S", "AD", "4S"], cells={(1, 1): "AC/QS"}), mv(1, 1))
+        state = play(situation(inventory=["2S", "AD", "4S"], cells={(1, 1): "AC/QS"}), mv(1, 1))
         assert state["inventory"] == ["AD", "4S"]

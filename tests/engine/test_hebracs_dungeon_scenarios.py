@@ -1,8 +1,8 @@
 """Hebrac's Dungeon: the acceptance scenarios of section 14 of ``docs/rules/hebracs-dungeon.md``,
 one test each (A1–A46).
 
-Given states follow 14.0 (built with ``scenario.given``); "Bottom:" is checked with
-``scenario.bottom`` against the Hand Deck the scenario started from. Every step also checks
+Given states follow 14.0 (built with ``tests.helpers.hebracs_dungeon.situation``); "Bottom:" is checked with
+``tests.helpers.hebracs_dungeon.bottom`` against the Hand Deck the scenario started from. Every step also checks
 that no card appears or vanishes, and every refusal that the state is left untouched.
 """
 
@@ -18,7 +18,7 @@ import rules_engine
 from rules_engine import IllegalAction, InvalidAction
 from rules_engine.cards import standard_deck
 from rules_engine.games.hebracs_dungeon import scoring
-from rules_engine.games.hebracs_dungeon.scenario import bottom, given
+from tests.helpers.hebracs_dungeon import bottom, situation
 
 R = rules_engine.get("hebracs-dungeon")
 CARD_CODE = re.compile(r"\b(?:10|[2-9AJQK])[SHDC]\b|\bJK\b")
@@ -92,7 +92,7 @@ class Game:
 
 
 def g(**kwargs) -> Game:
-    return Game(given(**kwargs))
+    return Game(situation(**kwargs))
 
 
 class TestSetupAndExploring:
@@ -935,7 +935,7 @@ class TestLevels:
     @staticmethod
     def finished(level: int, life: int, inventory: list[str], cell: str, hand: str, cleared: int, turns: int):
         """A real game one chamber from its end: entering (1,1) (a turn) and one attack finish it."""
-        state = given(
+        state = situation(
             life=life,
             inventory=inventory,
             cells={(1, 1): cell},

@@ -12,7 +12,7 @@ import random
 import pytest
 
 import rules_engine
-from rules_engine.games.hebracs_dungeon.scenario import given
+from tests.helpers.hebracs_dungeon import situation
 
 SAD = rules_engine.get("shuffle-and-doom")
 CTD = rules_engine.get("clear-the-dungeon")
@@ -203,7 +203,7 @@ class TestClearTheDungeon:
 
 
 def hd_battle(**kwargs) -> dict:
-    state = given(cells={(1, 1): "10S/3H"}, **kwargs)
+    state = situation(cells={(1, 1): "10S/3H"}, **kwargs)
     return HD.apply(state, "p1", {"type": "move", "row": 1, "col": 1})
 
 

@@ -1,4 +1,4 @@
-"""Dungeon Cards' presenter: real engine states (stacked decks through the engine's ``given``, and
+"""Dungeon Cards' presenter: real engine states (stacked decks through ``tests.helpers.dungeon_cards.started_game``, and
 seeded games) turned into what the page draws, asserted on the presenter's output."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 import rules_engine
-from rules_engine.games.dungeon_cards.testing import act, given
+from tests.helpers.dungeon_cards import act, started_game
 from webapp import play
 from webapp.catalog import BY_SLUG
 from webapp.presenters import Scene, presenter_for
@@ -58,7 +58,7 @@ def test_the_platform_finds_the_presenter_by_the_template_dir():
 
 class TestStatus:
     def test_your_move_on_your_turn(self):
-        out = shown(given([("P", "swordsman")], deck=["3C"]), "P")
+        out = shown(started_game([("P", "swordsman")], deck=["3C"]), "P")
         status = out["status"]
         assert out["your_turn"] and out["action_form"]
         assert (status.css, status.headline, status.turn_of, status.text) == ("", "Your move.", None, "Draw a card.")
@@ -67,7 +67,7 @@ class TestStatus:
         assert out["turn_panel"].title == "Your turn" and out["turn_panel"].draw.action == {"type": "draw_card"}
 
     def test_a_spectator_watches_whoever_has_the_turn(self):
-        out = shown(given([("P", "swordsman")], deck=["3C"]), None, {"P": "Ann"})
+        out = shown(started_game([("P", "swordsman")], deck=["3C"]), None, {"P": "Ann"})
         status = out["status"]
         assert not out["your_turn"] and not out["action_form"]
         assert (status.css, status.headline, status.turn_of) == ("watching", "Ann's turn.", "Ann")
@@ -75,14 +75,14 @@ class TestStatus:
         assert out["turn_panel"] is None and out["leave"] is None
 
     def test_another_seat_waits_for_the_named_player(self):
-        s = given([("A", "ninja"), ("B", "tank")], deck=["2D"])
+        s = started_game([("A", "ninja"), ("B", "tank")], deck=["2D"])
         out = shown(s, "B", {"A": "Ann", "B": "Bob"})
         assert not out["your_turn"]
         assert out["status"].turn_of == "Ann" and out["status"].waiting_for == "Ann"
         assert out["leave"].summary == "Leave the game"
 
     def test_only_the_mage_on_its_turn_is_told_about_spells(self):
-        s = given([("M", "mage"), ("X", "swordsman")], deck=["3C", "2D"])
+        s = started_game([("M", "mage"), ("X", "swordsman")], deck=["3C", "2D"])
         mage = shown(s, "M")
         assert mage["status"].text == "Draw a card or cast a spell."
         spells = rules.data.SPELLS
@@ -92,7 +92,7 @@ class TestStatus:
         assert shown(s, "X")["status"].text == "Draw a card."
 
     def test_a_dead_character_can_keep_watching(self):
-        s = given(
+        s = started_game(
             [("A", "ninja"), ("B", "swordsman"), ("C", "tank")],
             deck=["JD", "9D", "2C", "9S"],
             lives={"A": 1},
@@ -104,7 +104,7 @@ class TestStatus:
         assert shown(s, "C")["status"].note is None
 
     def test_draw_your_stats_warns_during_the_first_round_only(self):
-        s = given([("P", "tank")], deck=["AS", "7H", "KD", "3C", "2D", "2C"], draw_stats=True)
+        s = started_game([("P", "tank")], deck=["AS", "7H", "KD", "3C", "2D", "2C"], draw_stats=True)
         assert shown(s, "P")["setup_warnings"] == rules.view(s, "P")["warnings"] != []
         s = act(s, "P", "draw_card")
         assert s["turn"]["round_number"] == 2
@@ -113,7 +113,7 @@ class TestStatus:
 
 class TestEnding:
     def test_an_escape_is_a_victory_with_its_hall_of_fame_line(self):
-        s = given([("P", "rogue")], deck=["5D", "2S"], exits=[(5, 4)], pits=[(9, 9)])
+        s = started_game([("P", "rogue")], deck=["5D", "2S"], exits=[(5, 4)], pits=[(9, 9)])
         s = act(act(s, "P", "draw_card"), "P", "draw_card")
         out = shown(s, "P", {"P": "Ann"})
         assert (out["status"].css, out["status"].headline) == ("over", "Game over.")
@@ -125,7 +125,7 @@ class TestEnding:
         assert out["roster_marks"] is None  # a solo game has no roster
 
     def test_falling_into_the_pit_is_a_defeat_without_fame(self):
-        s = given([("P", "tank")], deck=["4D", "2S"], pits=[(5, 3)], exits=[(1, 10)])
+        s = started_game([("P", "tank")], deck=["4D", "2S"], pits=[(5, 3)], exits=[(1, 10)])
         s = act(act(s, "P", "draw_card"), "P", "draw_card")
         out = shown(s, None)
         assert out["status"].css == "over" and out["status"].text == "Defeat: fell into the Pit."
@@ -133,7 +133,7 @@ class TestEnding:
         assert out["party"].members[0].css == "member out"
 
     def test_a_team_victory_names_who_escaped(self):
-        s = given([("A", "ninja"), ("B", "tank")], deck=["AD", "3D"], positions={"A": (5, 7), "B": (8, 5)})
+        s = started_game([("A", "ninja"), ("B", "tank")], deck=["AD", "3D"], positions={"A": (5, 7), "B": (8, 5)})
         s = act(s, "A", "draw_card")
         out = shown(s, "B", {"A": "Ann", "B": "Bob"})
         assert out["ending"].title == "Team victory!"
@@ -147,7 +147,7 @@ class TestEnding:
 
 class TestBoard:
     def test_markers_start_and_tokens_on_their_squares(self):
-        board = shown(given([("P", "swordsman")], deck=["3C"]), "P")["board"]
+        board = shown(started_game([("P", "swordsman")], deck=["3C"]), "P")["board"]
         assert (board.width, board.height, len(board.squares)) == (10, 10, 100)
         assert board.css == "dc-board cols-10" and not board.clickable
         exit_square, pit, start = at(board, 5, 8), at(board, 8, 8), at(board, 5, 1)
@@ -165,12 +165,12 @@ class TestBoard:
         assert [(t.name, t.letters) for t in board.legend_tokens] == [("P", "Sw")]
 
     def test_a_spectator_sees_no_you_mark(self):
-        board = shown(given([("P", "swordsman")], deck=["3C"]), None, {"P": "Ann"})["board"]
+        board = shown(started_game([("P", "swordsman")], deck=["3C"]), None, {"P": "Ann"})["board"]
         assert at(board, 5, 1).tokens[0].css == "tok seat-1 current"
         assert "Ann the Swordsman at column 5, row 1." in board.description
 
     def test_the_last_move_leaves_a_trail(self):
-        before = given([("P", "swordsman")], deck=["3C", "2D"])
+        before = started_game([("P", "swordsman")], deck=["3C", "2D"])
         after = act(before, "P", "draw_card")
         out = shown(after, "P")
         board = out["board"]
@@ -189,14 +189,14 @@ class TestBoard:
         assert fresh_in([]) == Fresh(move=False, boss=False)
 
     def test_the_ninja_turns_around_where_its_path_doubles_back(self):
-        s = act(given([("P", "ninja")], deck=["3C"], exits=[(1, 10)], positions={"P": (8, 1)}), "P", "draw_card")
+        s = act(started_game([("P", "ninja")], deck=["3C"], exits=[(1, 10)], positions={"P": (8, 1)}), "P", "draw_card")
         board = shown(s, "P")["board"]
         assert at(board, 10, 1).bounce and not at(board, 9, 1).bounce
         assert [st.order for st in at(board, 9, 1).steps] == [1, 3]
         assert shown(s, "P")["last_move"].bounced
 
     def test_walls_and_redirects(self):
-        s = given(
+        s = started_game(
             [("P", "swordsman")],
             deck=["2D"],
             stop_walls=[[[3, 3], [3, 4]], [[7, 2], [6, 2]]],
@@ -249,7 +249,7 @@ class TestBoard:
 class TestDuel:
     def test_a_jack_fight_from_the_first_draw_to_the_reward(self):
         deck = ["JH", "9C", "4D", "3S", "7H", "QS", "6C", "6D", "2H", "8S", "5D", "10C", "3C"]
-        before = given([("P", "ninja")], deck=deck)
+        before = started_game([("P", "ninja")], deck=deck)
         s = act(before, "P", "draw_card")
         assert fresh_in(new_entries(before, s)).boss
         duel = shown(s, "P")["duel"]
@@ -289,7 +289,7 @@ class TestDuel:
 
     def test_helpers_second_wind_and_a_void_matchup(self):
         deck = ["QS", "6D", "9C", "3H", "5C", "8S", "10D", "7H", "8H", "2S", "10C", "4D", "9H", "3D"]
-        s = given(
+        s = started_game(
             [("A", "ninja"), ("B", "tank"), ("C", "athlete")],
             deck=deck,
             positions={"A": (5, 5), "B": (5, 6), "C": (7, 5)},
@@ -315,14 +315,14 @@ class TestDuel:
 
     def test_the_blow_by_blow_names_the_seats(self):
         deck = ["JH", "9C", "4D", "3S", "7H"]
-        s = given([("p1", "ninja"), ("p2", "tank")], deck=deck, positions={"p1": (5, 5), "p2": (9, 9)})
+        s = started_game([("p1", "ninja"), ("p2", "tank")], deck=deck, positions={"p1": (5, 5), "p2": (9, 9)})
         s = act(act(s, "p1", "draw_card"), "p1", "combat_draw")
         lines = shown(s, "p2", {"p1": "Ann", "p2": "Bob"})["duel"].blow_by_blow
         assert any("Ann" in line.text for line in lines) and not any("p1" in line.text for line in lines)
 
     def test_the_fight_shows_at_most_fourteen_lines_blow_by_blow(self):
         deck = ["QS", "6D", "9C", "3H", "5C", "8S", "10D", "7H", "8H", "2S", "10C", "4D", "9H", "3D"]
-        s = given([("A", "ninja"), ("B", "tank")], deck=deck, positions={"A": (5, 5), "B": (5, 6)})
+        s = started_game([("A", "ninja"), ("B", "tank")], deck=deck, positions={"A": (5, 5), "B": (5, 6)})
         s = act(act(s, "A", "draw_card"), "B", "join_combat", join=True)
         for _ in range(4):
             s = act(s, "A", "combat_draw")
@@ -334,7 +334,7 @@ class TestDuel:
 
     def test_the_kings_royal_barrage_and_guard_break(self):
         deck = ["KH", "2C", "5C", "6C", "3C", "7C", "8C", "9D", "4D", "6D", "2H", "4H", "10H", "3S", "AS", "5S"]
-        s = given([("A", "swordsman"), ("B", "soldier")], deck=deck, positions={"A": (4, 4), "B": (4, 5)})
+        s = started_game([("A", "swordsman"), ("B", "soldier")], deck=deck, positions={"A": (4, 4), "B": (4, 5)})
         s = act(act(s, "A", "draw_card"), "B", "join_combat", join=True)
         duel = shown(s, "A")["duel"]
         assert duel.boss_chips == [Chip("chip", "Royal Barrage at 1 life")]
@@ -355,7 +355,7 @@ class TestDuel:
 
     def test_the_rogues_critical_hit(self):
         deck = ["JD", "9S", "3C", "KD", "7H", "10C", "4D", "6S", "2C", "2H", "5C", "8C"]
-        s = act(given([("P", "rogue")], deck=deck), "P", "draw_card")
+        s = act(started_game([("P", "rogue")], deck=deck), "P", "draw_card")
         duel = shown(s, "P")["duel"]
         assert duel.fighters[0].chips == [Chip("chip", "Critical Hit ready")]
         assert [c.css for c in duel.buttons] == ["primary"] + [""] * (len(duel.buttons) - 1)
@@ -366,7 +366,7 @@ class TestDuel:
 
     def test_the_athletes_dash_pad(self):
         deck = ["JH", "2S", "9D", "3S", "8H", "4S", "7C", "QC", "3D"]
-        s = act(given([("P", "athlete")], deck=deck, exits=[(5, 4)]), "P", "draw_card")
+        s = act(started_game([("P", "athlete")], deck=deck, exits=[(5, 4)]), "P", "draw_card")
         for _ in range(3):
             s = act(s, "P", "combat_draw")
         s = act(s, "P", "choose_stat", stat="speed")
@@ -399,7 +399,7 @@ class TestDuel:
 class TestTurnPanel:
     def test_a_hand_of_cards_with_their_directions_and_play_buttons(self):
         deck = ["2C", "3C", "4C", "5D", "6D", "7D", "8S", "AH"]
-        s = act(given([("P", "swordsman")], deck=deck, turn_mode="three_card_hand"), "P", "draw_card")
+        s = act(started_game([("P", "swordsman")], deck=deck, turn_mode="three_card_hand"), "P", "draw_card")
         panel = shown(s, "P")["turn_panel"]
         assert panel.title == "Your turn" and panel.hand_heading
         assert [(h.code, h.badge) for h in panel.hand] == [
@@ -416,7 +416,7 @@ class TestTurnPanel:
 
     def test_another_seats_hand_stays_hidden(self):
         deck = ["2C", "3C", "4C", "5D", "6D", "7D", "8S", "AH"]
-        s = given([("A", "swordsman"), ("B", "tank")], deck=deck, turn_mode="three_card_hand")
+        s = started_game([("A", "swordsman"), ("B", "tank")], deck=deck, turn_mode="three_card_hand")
         panel = shown(s, "B")["turn_panel"]
         assert panel.title == "Your hand" and not panel.hand_heading
         assert [h.code for h in panel.hand] == ["5D", "6D", "7D"]  # B's own, A's 2C 3C 4C nowhere
@@ -424,7 +424,7 @@ class TestTurnPanel:
         assert shown(s, None)["turn_panel"] is None
 
     def test_fortune_telling_in_basic_mode(self):
-        s = given(
+        s = started_game(
             [("M", "mage"), ("X", "athlete")],
             deck=["3C", "2D", "2C", "9H", "4D", "5C", "2S"],
             positions={"M": (1, 1), "X": (1, 5)},
@@ -444,7 +444,7 @@ class TestTurnPanel:
 
     def test_discarding_down_to_three(self):
         deck = ["2C", "3C", "4C", "5D", "6D", "7D", "8S", "AH", "9C", "JH"]
-        s = given(
+        s = started_game(
             [("M", "mage"), ("X", "rogue")],
             deck=deck,
             turn_mode="three_card_hand",
@@ -487,14 +487,14 @@ class TestTurnPanel:
 
 class TestTableTalk:
     def test_chat_and_the_turn_sound_are_for_a_party_only(self):
-        assert not shown(given([("P", "ninja")], deck=["3C"]), "P")["table_talk"]
-        party = given([("A", "ninja"), ("B", "tank")], deck=["3C"])
+        assert not shown(started_game([("P", "ninja")], deck=["3C"]), "P")["table_talk"]
+        party = started_game([("A", "ninja"), ("B", "tank")], deck=["3C"])
         assert shown(party, "A")["table_talk"] and shown(party, None)["table_talk"]
 
 
 class TestPartyAndPiles:
     def test_members_turn_and_roster_marks(self):
-        s = given(
+        s = started_game(
             [("A", "ninja"), ("B", "swordsman"), ("C", "tank")],
             deck=["JD", "9D", "2C", "9S"],
             lives={"A": 1},
@@ -515,7 +515,7 @@ class TestPartyAndPiles:
         assert [f.status for f in out["duel"].fighters] == ["dead", None]
 
     def test_the_cards_piles(self):
-        s = given([("P", "swordsman")], deck=["3C", "2D"])
+        s = started_game([("P", "swordsman")], deck=["3C", "2D"])
         assert shown(s, "P")["piles"].discard_top is None
         s = act(s, "P", "draw_card")
         piles = shown(s, "P")["piles"]
@@ -527,7 +527,7 @@ class TestPartyAndPiles:
         assert piles.deck_count == rules.view(s, "P")["deck_count"] and piles.removed == []
 
     def test_a_lone_character_gives_up(self):
-        out = shown(given([("P", "swordsman")], deck=["3C"]), "P")
+        out = shown(started_game([("P", "swordsman")], deck=["3C"]), "P")
         assert out["party"].title == "Your character"
         assert (out["leave"].summary, out["leave"].text) == ("Give up", "The game ends in defeat.")
         assert out["leave"].button.action == {"type": "leave_game"}

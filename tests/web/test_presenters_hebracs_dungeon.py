@@ -1,5 +1,5 @@
 """Hebrac's Dungeon's presenter on real engine states: stacked deals played through the rules
-(the deals of test_hebracs_dungeon_web.py) and exact situations built with ``scenario.given``.
+(the deals of test_hebracs_dungeon_web.py) and exact situations built with ``tests.helpers.hebracs_dungeon.situation``.
 What the page prints is asserted on the presenter's output, no page rendered."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 import rules_engine
-from rules_engine.games.hebracs_dungeon.scenario import given
+from tests.helpers.hebracs_dungeon import situation
 from webapp.play import ActionButton
 from webapp.presenters import Scene
 from webapp.presenters import hebracs_dungeon as presenter
@@ -315,7 +315,7 @@ class TestPanels:
         }
 
     def test_the_bag_sums_each_kind_and_offers_one_drink_per_card(self):
-        state = given(
+        state = situation(
             inventory=["3H", "3H", "5D", "AD", "4C", "AC", "JS"], life=5, position=(1, 1), cells={(1, 1): "cleared"}
         )
         bag = present(state)["bag"]
@@ -329,7 +329,7 @@ class TestPanels:
         assert bag["note"] == "Strength potions and prisoners work in battles only. Aces are shown with the goal above."
 
     def test_a_battle_lists_what_helps_it(self):
-        state = given(cells={(1, 1): "9C/2H"}, inventory=["AS", "JD", "5S"], effects=["anti_magic", "curse"])
+        state = situation(cells={(1, 1): "9C/2H"}, inventory=["AS", "JD", "5S"], effects=["anti_magic", "curse"])
         state = play(state, mv(1, 1), {"type": "call_prisoner", "card": "JD"})
         page = present(state)
         fight = page["encounter"]["battle"]
@@ -342,7 +342,7 @@ class TestPanels:
         assert page["level"]["effects"] == ["Anti-Magic", "Curse: enemies' life halved"]
 
     def test_super_strength_doubles_the_forecast_and_uses_the_battle_spell(self):
-        state = given(cells={(1, 1): "10S/2H"}, inventory=["5C"])
+        state = situation(cells={(1, 1): "10S/2H"}, inventory=["5C"])
         state = play(state, mv(1, 1), {"type": "cast", "spell": "super_strength", "potions": ["5C"]})
         page = present(state)
         fight = page["encounter"]["battle"]

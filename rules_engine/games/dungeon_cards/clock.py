@@ -27,13 +27,13 @@ default is the choice the rules treat as the normal or the "nothing extra" one:
 A timeout settles one decision point; what follows (say, the fight a timed-out draw revealed)
 gets a fresh clock.
 
->>> from .testing import given
->>> s = given([("A", "ninja"), ("B", "tank")], deck=["3C"], turn_seconds=60)
+>>> from . import new_game
+>>> s = new_game(1, ["A", "B"], {"classes": {"A": "ninja", "B": "tank"}, "turn_seconds": 60})
 >>> turn_clock(s)
 {'seat': 'A', 'number': '1.turn', 'seconds': 60}
 >>> s = timeout(s, "A")
->>> s["characters"][0]["position"], turn_clock(s)["seat"]
-([8, 1], 'B')
+>>> s["log"][-3]["text"], turn_clock(s)["seat"]
+('A draws 8♥.', 'B')
 """
 
 from __future__ import annotations

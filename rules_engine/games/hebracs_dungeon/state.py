@@ -323,13 +323,6 @@ def take_treasure(state: dict[str, Any], pos: Sequence[int]) -> str:
     return card
 
 
-def enemy_label(state: dict[str, Any], pos: Sequence[int]) -> str:
-    """The enemy as the public may name it: its code when face up, else 'a face-down card'."""
-    cell = cell_at(state, pos)
-    label: str = cell["enemy"] if cell["enemy_up"] else "a face-down card"
-    return label
-
-
 def treasure_label(state: dict[str, Any], pos: Sequence[int]) -> str:
     cell = cell_at(state, pos)
     label: str = cell["treasure"] if cell["treasure_up"] else "a face-down treasure"

@@ -1,6 +1,7 @@
-"""Build exact situations — for tests, tutorials and puzzles — in the words of section 14.0.
+"""Hebrac's Dungeon situations for tests, in the words of section 14.0 of
+``docs/rules/hebracs-dungeon.md`` (its acceptance scenarios' "Given").
 
->>> s = given(cells={(1, 1): "AC/3H"}, inventory=["4C"], hand=["9H"])
+>>> s = situation(cells={(1, 1): "AC/3H"}, inventory=["4C"], hand=["9H"])
 >>> s["grid"][0][0]["enemy"], s["grid"][0][1]["enemy"], s["hand_deck"][:2], s["phase"]
 ('AC', '2S', ['9H', '5D'], 'start_level')
 >>> bottom(s, ["9H"] + 30 * ["5D"])
@@ -12,13 +13,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from . import flow
-from .state import empty_cell, new_state, refresh_max_life
+from rules_engine.games.hebracs_dungeon import flow
+from rules_engine.games.hebracs_dungeon.state import empty_cell, new_state, refresh_max_life
 
 FILLER = ("2S", "2H")
 
 
-def given(
+def situation(
     *,
     cells: dict[tuple[int, int], str] | None = None,
     inventory: Iterable[str] = (),

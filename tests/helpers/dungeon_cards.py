@@ -1,11 +1,11 @@
-"""Exact situations for tests, puzzles and tutorials: the "given" of an acceptance scenario.
+"""Dungeon Cards games for tests: the "Given" of an acceptance scenario (``docs/rules/dungeon-cards.md``).
 
-``given`` builds a started game from a stacked deck with the test shuffle of §12.0 and manual
+``started_game`` builds a started game from a stacked deck with the test shuffle of §12.0 and manual
 markers (the Exit on (5,8) and the Pit on (8,8) unless told otherwise), then adjusts positions and
 stats as a scenario's setup says and restarts the first turn so that start-of-turn effects see
 the adjusted board.
 
->>> s = given([("P", "swordsman")], deck=["3C"], positions={"P": (7, 1)})
+>>> s = started_game([("P", "swordsman")], deck=["3C"], positions={"P": (7, 1)})
 >>> s = act(s, "P", "draw_card")
 >>> where(s, "P"), s["discard"]
 ([10, 1], ['3C'])
@@ -16,11 +16,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from . import apply, new_game, turns
-from .core import char
+from rules_engine.games.dungeon_cards import apply, new_game, turns
+from rules_engine.games.dungeon_cards.core import char
 
 
-def given(
+def started_game(
     party: Sequence[tuple[str, str | None]],
     *,
     deck: Iterable[str] = (),

@@ -1,0 +1,1 @@
+"""Helpers the tests share: builders of exact game states, decks, assertions (no engine imports these)."""
