@@ -64,6 +64,7 @@ CLASSIC_MAP = (
     "##############"
 )
 ADDRESS_REPLY = re.compile(r'id="classic-address">[^<]*:(\d+)<')
+CODE_REPLY = re.compile(r'id="classic-code">([^<]+)<')
 NEWS = {"CHANGE", "STARTTURN", "ENDTURN", "WIN", "LOSE"}
 
 
@@ -95,8 +96,9 @@ class Crowd:
 class ClassicClient:
     """One old client: one command at a time, reading until its answer, news on the way."""
 
-    def __init__(self, crowd: Crowd, port: int, address: str, name: str, rng: random.Random):
+    def __init__(self, crowd: Crowd, port: int, code: str, address: str, name: str, rng: random.Random):
         self.crowd = crowd
+        self.code = code
         self.rng = rng
         self.name = name
         self.sock = socket.create_connection(("127.0.0.1", port), timeout=30, source_address=(address, 0))
@@ -164,7 +166,7 @@ class ClassicClient:
     def greet(self) -> None:
         gold = self.line(30)
         assert gold is not None and gold.startswith("GOLD"), gold
-        assert self.command(f"HELLO {self.name}") == f"HELLO {self.name}"
+        assert self.command(f"HELLO {self.code} {self.name}") == f"HELLO {self.name}"
 
     def play(self) -> None:
         try:
@@ -202,10 +204,11 @@ def open_classic_table(server: Server, crowd: Crowd, index: int, per_table: int)
     game_id = host.open_table(map_text=CLASSIC_MAP, max_players=per_table + 1, turn_seconds=0)
     turned_on = host.post(f"/g/{game_id}/classic", {"on": "1"}, htmx=False)
     assert turned_on.status_code == 303, turned_on.text[:300]
-    port = int(ADDRESS_REPLY.search(host.get(f"/g/{game_id}").text).group(1))
+    page = host.get(f"/g/{game_id}").text
+    port, code = int(ADDRESS_REPLY.search(page).group(1)), CODE_REPLY.search(page).group(1)
     address = f"127.2.{index // 250}.{index % 250 + 1}"
     rng = random.Random(index)
-    clients = [ClassicClient(crowd, port, address, f"Bot{index}x{n}", rng) for n in range(per_table)]
+    clients = [ClassicClient(crowd, port, code, address, f"Bot{index}x{n}", rng) for n in range(per_table)]
     for client in clients:
         client.greet()
     host.start(game_id)
@@ -256,6 +259,7 @@ def main():
             "DELVE_TEST_OPTIONS": "0",
             "CLASSIC_PORTS": f"{low}-{high}",
             "CLASSIC_BIND": "127.0.0.1",
+            "CLASSIC_TABLES_PER_ADDRESS": "0",  # every table's host is this one generator
         },
     )
     crowd = Crowd()

@@ -1,5 +1,5 @@
 """A Dungeon of Doom table in Chromium with two classic clients beside the browser player (issue
-17): the host turns classic clients on, the page shows where to connect, two programs speaking
+17): the host turns classic clients on, the page shows where to connect and the join code, two programs speaking
 the old text protocol take seats, and one of them wins while the browser watches it happen.
 
 The forced Duelling Hall (e2e/test_dungeon_of_doom.py's map; tests/web/test_classic.py's story):
@@ -36,11 +36,12 @@ def test_a_browser_player_and_two_classic_clients_play_one_game(page, axe_check,
     expect(address).to_have_text(re.compile(r"^127\.0\.0\.1:\d+$"))
     axe_check(page)
     port = int(address.inner_text().rsplit(":", 1)[1])
+    code = page.locator("#classic-code").inner_text()  # shown to the table's players, as its link
 
     bob, cy = Client(port), Client(port)
     for client, name in ((bob, "Bob"), (cy, "Cy")):
         assert client.line() == "GOLD 2"
-        client.send(f"HELLO {name}")
+        client.send(f"HELLO {code} {name}")
         assert client.line() == f"HELLO {name}"
     roster = page.locator(".roster")
     expect(roster).to_contain_text("Bob")  # the waiting room follows the table live

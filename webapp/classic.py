@@ -3,8 +3,13 @@ Java clients and bots of the course it comes from can take a seat at a Delve tab
 browser players.
 
 A table's host turns it on (``POST /g/<id>/classic``); the table then gets a port of its own from
-``CLASSIC_PORTS`` (recorded in the game's lobby as ``{"classic": {"port": N}}``, so every process
-and every page knows it). One process owns a port: the one whose ``bind`` succeeded. Allocating is
+``CLASSIC_PORTS`` and a join code (recorded in the game's lobby as ``{"classic": {"port": N,
+"code": C, "by": H}}``, so every process and every page knows it; ``H`` is the keyed hash of the
+host's address, which holds ports for ``TABLES_PER_ADDRESS`` tables at a time). A client takes a
+seat only by sending the code, ``HELLO <code> <name>``: the port alone, which a scan finds, seats
+nobody. The code is shown to the table's seated players, as the table's link is, never to
+spectators. A waiting table nobody has been at for ``IDLE_TABLE_SECONDS`` gives its port up when
+another table needs one. One process owns a port: the one whose ``bind`` succeeded. Allocating is
 binding, so two processes on one machine never serve one port; a process that starts binds every
 port recorded for a table that has not finished (a restart keeps the tables' addresses).
 
@@ -28,6 +33,7 @@ import itertools
 import json
 import logging
 import queue
+import secrets
 import socket
 import threading
 import time
@@ -50,6 +56,7 @@ from .realtime import ALLOWED, EventBudgets, push_chat
 from .service import GameService, Refused
 from .store import StaleVersion
 from .store import games as games_table
+from .store import seats as seats_table
 
 log = logging.getLogger("delve.classic")
 
@@ -66,11 +73,19 @@ REPLY_DELAY = 0.01
 """Old clients race: no answer leaves sooner than this after its command arrived."""
 TURN_GAP = 2.0
 """Seconds between the line that ended a seat's turn and that seat's next STARTTURN."""
-HELLO_WAIT = 1.0
-"""How long a new connection has to say HELLO before it is seated as "Classic N"."""
-JOIN_WAIT = 5.0
+HELLO_WAIT = 30.0
+"""How long a new connection has to say ``HELLO <join code>`` before it is told so and closed
+(long enough for a person typing into ``nc``)."""
 WRITE_SECONDS = 30.0
 """A client that stops reading: a write waits this long, then the connection is closed."""
+TABLES_PER_ADDRESS = 2
+"""Tables one client address (the host's) may have taking classic clients at a time, unless
+``CLASSIC_TABLES_PER_ADDRESS`` says otherwise (0: no cap)."""
+IDLE_TABLE_SECONDS = 30 * 60.0
+"""A waiting table with classic clients on, nobody connected and nothing done for this long, gives
+its port up when another table needs one (its host may turn classic clients on again)."""
+CODE_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"  # no 0/o, 1/l/i: read off a screen, typed by hand
+CODE_LENGTH = 8  # 31**8, about 2**40: not guessed through a port's connections
 ALL_X = ["XXXXX"] * 5
 DIRECTIONS = {"N", "E", "S", "W"}
 SHOUT_MAX = 200
@@ -95,10 +110,41 @@ def wire(text: object) -> str:
     return " ".join("".join(kept).split())
 
 
+def wire_name(name: object) -> str:
+    """A name for a line that puts ``name: text`` on the wire (MESSAGE): its ``:`` become ``;``, so
+    the first ``:`` of such a line always ends the name and a seat named "Host: psst" cannot speak
+    as someone else. Names keep their ``:`` everywhere else (the web shows them as typed)."""
+    return wire(name).replace(":", ";")
+
+
 def recorded_port(lobby: dict) -> int | None:
     classic = lobby.get("classic")
     port = classic.get("port") if isinstance(classic, dict) else None
     return port if isinstance(port, int) else None
+
+
+def recorded_code(lobby: dict) -> str | None:
+    classic = lobby.get("classic")
+    code = classic.get("code") if isinstance(classic, dict) else None
+    return code if isinstance(code, str) and code else None
+
+
+def new_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def public_host(config) -> str:
+    """The host name tables show classic clients: ``CLASSIC_HOST``, else ``SERVER_NAME``'s host,
+    else ``CLASSIC_BIND`` when it names one interface, else this machine's name. Configuration
+    alone, never a request's Host header: the panel sits in fragments shared by every spectator."""
+    if config.get("CLASSIC_HOST"):
+        return str(config["CLASSIC_HOST"])
+    if config.get("SERVER_NAME"):
+        return str(config["SERVER_NAME"]).rsplit(":", 1)[0]
+    bind = config.get("CLASSIC_BIND") or "0.0.0.0"
+    if bind not in ("0.0.0.0", "::", ""):
+        return str(bind)
+    return socket.gethostname()
 
 
 class ClassicGateway:
@@ -110,21 +156,25 @@ class ClassicGateway:
         ports: tuple[int, int],
         *,
         bind: str = "0.0.0.0",
-        host: str | None = None,
+        host: str = "localhost",
         per_address: int = 8,
+        tables_per_address: int = TABLES_PER_ADDRESS,
         spawn: Callable[..., object] | None = None,
         idle_seconds: float = IDLE_SECONDS,
         turn_gap: float = TURN_GAP,
         hello_wait: float = HELLO_WAIT,
+        write_seconds: float = WRITE_SECONDS,
     ):
         self.app = app
         self.ports = range(ports[0], ports[1] + 1)
         self.bind = bind
         self.host = host
         self.per_address = per_address
+        self.tables_per_address = tables_per_address
         self.idle_seconds = idle_seconds
         self.turn_gap = turn_gap
         self.hello_wait = hello_wait
+        self.write_seconds = write_seconds
         self._spawn = spawn
         self._lock = threading.Lock()
         self._allocating = threading.Lock()  # one table at a time picks a port in this process
@@ -188,14 +238,60 @@ class ClassicGateway:
                 if listener is not None:
                     self._serve(port, game_id, listener)
 
-    def _recorded_ports(self) -> set[int]:
+    def _classic_tables(self) -> dict[str, dict]:
+        """Every table that has not finished and takes classic clients: {game: its lobby}."""
         with self.store.engine.connect() as conn:
             rows = conn.execute(
-                select(games_table.c.lobby).where(
+                select(games_table.c.id, games_table.c.lobby).where(
                     games_table.c.status != "finished", games_table.c.lobby.like('%"classic"%')
                 )
             ).all()
-        return {port for (raw,) in rows if (port := recorded_port(json.loads(raw or "{}"))) is not None}
+        tables = {game_id: json.loads(raw or "{}") for game_id, raw in rows}
+        return {game_id: lobby for game_id, lobby in tables.items() if recorded_port(lobby) is not None}
+
+    def _idle_tables(self, candidates: list[str]) -> list[str]:
+        """Of ``candidates``, the waiting tables nobody is connected to and nothing happened at
+        (the game changed, a seat joined or was seen) for ``IDLE_TABLE_SECONDS``."""
+        if not candidates:
+            return []
+        since = time.time() - IDLE_TABLE_SECONDS
+        with self.store.engine.connect() as conn:
+            waiting = conn.execute(
+                select(games_table.c.id).where(
+                    games_table.c.id.in_(candidates),
+                    games_table.c.status == "waiting",
+                    games_table.c.updated_at < since,
+                )
+            ).all()
+            busy = conn.execute(
+                select(seats_table.c.game_id)
+                .where(
+                    seats_table.c.game_id.in_(candidates),
+                    (seats_table.c.connected == 1)
+                    | (seats_table.c.joined_at >= since)
+                    | (seats_table.c.last_seen >= since),
+                )
+                .distinct()
+            ).all()
+        return sorted({game_id for (game_id,) in waiting} - {game_id for (game_id,) in busy})
+
+    def _release_idle_ports(self, tables: dict[str, dict]) -> dict[str, dict]:
+        """Idle waiting tables give their ports up (every process hears it by the doorbell and
+        stops serving it); the classic tables that remain."""
+        for game_id in self._idle_tables(list(tables)):
+            port = recorded_port(tables[game_id])
+
+            def without_port(lobby: dict, port: int | None = port) -> dict:
+                # Only the port read above: a table given a new one meanwhile keeps it.
+                return {k: v for k, v in lobby.items() if k != "classic"} if recorded_port(lobby) == port else lobby
+
+            revision = self._write_lobby(game_id, without_port)
+            if revision is not None and port is not None:
+                log.info("classic: idle game %s gave up port %d", game_id, port)
+                self._close_listener(port, game_id)
+                self.service.ring(game_id, revision)
+                del tables[game_id]
+        return tables
 
     def _bind(self, port: int) -> socket.socket | None:
         listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
@@ -254,10 +350,11 @@ class ClassicGateway:
                 return revision
         raise Refused(409, "The table changed at the same moment; try again.")
 
-    def enable(self, game_id: str) -> int:
-        """Give the table a port (this process binds it and serves it); its port."""
+    def enable(self, game_id: str, by: str) -> int:
+        """Give the table a port and a join code (this process binds the port and serves it); its
+        port. ``by``: the keyed hash of the host's address (``TABLES_PER_ADDRESS``)."""
         with self._allocating:
-            return self._enable(game_id)
+            return self._enable(game_id, by)
 
     def carry_over(self, finished: play.LoadedGame, next_id: str) -> int | None:
         """ "Play again" at a table that took classic clients: the next table takes them too, on
@@ -266,16 +363,18 @@ class ClassicGateway:
         port = recorded_port(finished.record.lobby)
         if port is None:
             return None
+        by = str(finished.record.lobby["classic"].get("by", ""))
         with self._allocating:
             # The finished table may still hold it here, its check not run yet: hand it over.
             self._close_listener(port, finished.id)
             try:
-                return self._enable(next_id, preferred=port)
+                # The same code too: a client that reconnects says what it was told.
+                return self._enable(next_id, by, preferred=port, code=recorded_code(finished.record.lobby))
             except Refused as refusal:  # the next table is over already, or no port is free
                 log.info("classic clients not carried to game %s: %s", next_id, refusal.message)
                 return None
 
-    def _enable(self, game_id: str, preferred: int | None = None) -> int:
+    def _enable(self, game_id: str, by: str, preferred: int | None = None, code: str | None = None) -> int:
         record = self.store.load(game_id, snapshot=False)
         if record is None:
             raise Refused(404, "There is no game at this address.")
@@ -288,7 +387,15 @@ class ClassicGateway:
                 if listener is not None:
                     self._serve(port, game_id, listener)
             return port
-        used = self._recorded_ports() | set(self.listening())
+        tables = self._release_idle_ports(self._classic_tables())
+        cap = self.tables_per_address
+        if cap and sum(1 for lobby in tables.values() if lobby["classic"].get("by") == by) >= cap:
+            raise Refused(
+                409,
+                f"Your address already has {cap} tables taking classic clients: "
+                "stop taking them at one of those first.",
+            )
+        used = {recorded_port(lobby) for lobby in tables.values()} | set(self.listening())
         candidates = [preferred] if preferred in self.ports else []
         for candidate in [*candidates, *self.ports]:
             if candidate in used:
@@ -298,8 +405,8 @@ class ClassicGateway:
                 break
         else:
             raise Refused(409, "Every classic port is taken right now; try again later.")
-        chosen = candidate
-        revision = self._write_lobby(game_id, lambda lobby: {**lobby, "classic": {"port": chosen}})
+        chosen, given = candidate, {"port": candidate, "code": code or new_code(), "by": by}
+        revision = self._write_lobby(game_id, lambda lobby: {**lobby, "classic": given})
         record = self.store.load(game_id, snapshot=False)
         if record is None or recorded_port(record.lobby) != chosen:
             listener.close()  # another request gave it a port meanwhile: that one stands
@@ -408,10 +515,15 @@ class ClassicConnection:
         self.gateway = gateway
         self.game_id = game_id
         self.sock = sock
+        # Writes have a timeout of their own (a socket object has one timeout, and the reader's is
+        # the idle one): the same connection through a second descriptor.
+        self.writer = sock.dup()
+        self.writer.settimeout(gateway.write_seconds)
         self.address = address
         self.key = key
         self.inbox: queue.Queue = queue.Queue()
         self.seat = ""  # until seated
+        self.seat_hash = ""  # the seat's token hash: a seat number freed and taken again is not ours
         self.name = ""
         self.told = Told()
         self._closed = False
@@ -449,7 +561,12 @@ class ClassicConnection:
                     if budgets.spend(self.key) != ALLOWED:
                         ending = ("flooded",)
                         return
-                    self.inbox.put(("line", line.rstrip(b"\r").decode("ascii", "replace"), time.monotonic()))
+                    try:
+                        text = line.rstrip(b"\r").decode("utf-8")
+                    except UnicodeDecodeError:
+                        self.inbox.put(("not text", time.monotonic()))
+                        continue
+                    self.inbox.put(("line", text, time.monotonic()))
                 if len(buffer) > LINE_MAX:
                     ending = ("too long",)
                     return
@@ -461,8 +578,8 @@ class ClassicConnection:
         if self._closed or not lines:
             return
         try:
-            self.sock.sendall("".join(wire(line) + "\n" for line in lines).encode("ascii"))
-        except OSError:
+            self.writer.sendall("".join(wire(line) + "\n" for line in lines).encode("ascii"))
+        except OSError:  # a timeout too: a client that stops reading is closed
             self.shut()
 
     def shut(self) -> None:
@@ -474,6 +591,7 @@ class ClassicConnection:
         except OSError:
             pass
         self.sock.close()
+        self.writer.close()
 
     # ---- the worker --------------------------------------------------------------------------
 
@@ -494,6 +612,22 @@ class ClassicConnection:
             released = connections.remove(sid)
             self.shut()
             self._mark_away(released)
+            self._leave_waiting_room()
+
+    def _still_seated(self) -> bool:
+        """Whether this connection's seat is still its own (the host may have removed it)."""
+        return bool(self.seat) and self.gateway.store.seat_hashes(self.game_id).get(self.seat) == self.seat_hash
+
+    def _leave_waiting_room(self) -> None:
+        """A closed connection's seat in a waiting room is free again: a client that hung up
+        before the start holds no seat (the seat of one closed mid-game has the grace period)."""
+        try:
+            with self.gateway.app.app_context():
+                game = self._game()
+                if game is not None and game.record.status == "waiting" and self._still_seated():
+                    self.gateway.service.leave_waiting_room(self.game_id, self.seat)
+        except Exception:
+            log.exception("classic: freeing the waiting-room seat of a closed connection failed")
 
     def _mark_away(self, released: list[tuple[str, str]]) -> None:
         if not released:
@@ -519,30 +653,46 @@ class ClassicConnection:
         return None
 
     def _greet(self) -> bool:
-        """GOLD first, then a seat: under the name of a first HELLO, or "Classic N". False (and
-        the client told why) when there is none to give."""
+        """GOLD first, then a seat for a client that says ``HELLO <join code> [name]`` (named
+        "Classic N" when it gives no name or a taken one). Any other command is answered with how
+        to say it; a wrong code, or no HELLO within ``hello_wait``, closes the connection. False
+        (and the client told why) when it is not seated."""
         game = self._game()
         refusal = self._no_seat(game)
         if game is None or refusal is not None:
             self.send(refusal or "FAIL there is no such game")
             return False
         self.send(f"GOLD {target_gold(game)}")
-        first = None
-        try:
-            first = self.inbox.get(timeout=self.gateway.hello_wait)
-        except queue.Empty:
-            pass
-        name = None
-        hello = first is not None and first[0] == "line" and command_of(first[1])[0] == "HELLO"
-        if hello and first is not None:
-            name = clean_name(command_of(first[1])[1], "") or None
-        if not self._sit(self._game() or game, name):
-            return False
-        if hello and first is not None:
-            self._answer(first[2], [f"HELLO {self.name}"])
-        elif first is not None:
-            return self._handle(first)
-        return True
+        deadline = time.monotonic() + self.gateway.hello_wait
+        while not self._closed:
+            try:
+                item = self.inbox.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
+                self.send("FAIL no HELLO <join code> <your name> in time")
+                return False
+            kind = item[0]
+            if kind in ("changed", "chat"):
+                continue  # not at the table yet
+            if kind == "not text":
+                self._answer(item[1], ["FAIL lines must be UTF-8 text"])
+                continue
+            if kind != "line":
+                return self._handle(item)  # told why, and closed
+            verb, rest = command_of(item[1])
+            if verb != "HELLO":
+                self._answer(item[2], ["FAIL say HELLO <join code> <your name> first"])
+                continue
+            code, name = (rest.split(None, 1) + [""])[:2]
+            current = self._game()
+            expected = recorded_code(current.record.lobby) if current is not None else None
+            if expected is None or not secrets.compare_digest(code.encode(), expected.encode()):
+                self._answer(item[2], ["FAIL wrong join code"])
+                return False
+            if not self._sit(current or game, clean_name(name, "") or None):
+                return False
+            self._answer(item[2], [f"HELLO {self.name}"])
+            return True
+        return False
 
     def _sit(self, game: play.LoadedGame, name: str | None) -> bool:
         """Take a seat at ``game`` under ``name`` (or "Classic N" when it has none or it is
@@ -559,6 +709,7 @@ class ClassicConnection:
             self.send("FAIL the table is full" if table_full(game, self.gateway.store) else f"FAIL {refusal.message}")
             return False
         self.seat, self.name = seated.seat, name
+        self.seat_hash = seat_tokens.hash_token(seated.token)
         # An open connection is presence, as a page's socket is (the heartbeat keeps it fresh).
         if connections.add(self.key, self.game_id, self.seat):
             self.gateway.service.ring(self.game_id, self.gateway.store.set_connected(self.game_id, self.seat, True))
@@ -600,6 +751,9 @@ class ClassicConnection:
             return True
         if kind == "changed":
             game = self._game()
+            if game is not None and game.record.status == "waiting" and not self._still_seated():
+                self.send("FAIL you are no longer seated at this table")  # the host removed it
+                return False
             if game is not None and game.state is not None:
                 self._catch_up(game, own=False)
             following = game.record.lobby.get("next") if game is not None and game.record.status == "finished" else None
@@ -609,7 +763,10 @@ class ClassicConnection:
         if kind == "chat":
             message = item[1]
             if message.get("seat") != self.seat:
-                self.send(f"MESSAGE {message.get('name', '')}: {message.get('text', '')}")
+                self.send(f"MESSAGE {wire_name(message.get('name', ''))}: {message.get('text', '')}")
+            return True
+        if kind == "not text":
+            self._answer(item[1], ["FAIL lines must be UTF-8 text"])
             return True
         if kind == "too long":
             self.send(f"FAIL lines are at most {LINE_MAX} characters")
@@ -661,9 +818,13 @@ class ClassicConnection:
 
     def _rename(self, raw: str) -> str:
         """HELLO after the seat is taken: a new name in the waiting room (when nobody has it);
-        the name stays once the game runs. The name the seat goes by."""
-        name = clean_name(raw, "")
+        the name stays once the game runs. The name the seat goes by. A client that says its
+        first HELLO again, join code and all, is not renamed after its code."""
         game = self._game()
+        code, rest = (raw.split(None, 1) + [""])[:2]
+        if game is not None and code == recorded_code(game.record.lobby):
+            raw = rest
+        name = clean_name(raw, "")
         if name and name != self.name and game is not None and game.record.status == "waiting":
             try:
                 self.gateway.service.choose(game, self.seat, name=name, choices={})
@@ -807,8 +968,9 @@ def init_app(app: Flask) -> ClassicGateway | None:
         app,
         ports,
         bind=app.config.get("CLASSIC_BIND", "0.0.0.0"),
-        host=app.config.get("CLASSIC_HOST"),
+        host=public_host(app.config),
         per_address=app.config.get("CLASSIC_CONNECTIONS_PER_ADDRESS", 8),
+        tables_per_address=app.config.get("CLASSIC_TABLES_PER_ADDRESS", TABLES_PER_ADDRESS),
         spawn=realtime.socketio.start_background_task,
     )
     realtime.change_listeners.append(gateway.changed)
@@ -820,17 +982,18 @@ def init_app(app: Flask) -> ClassicGateway | None:
 @dataclasses.dataclass(frozen=True)
 class ClassicPanel:
     """What a table's page shows about classic clients: whether the host may turn them on or off,
-    and where they connect while they are on."""
+    where they connect while they are on, and (to seated players only) the join code."""
 
     port: int | None
     host: str
     may_toggle: bool
+    code: str | None
 
 
 def panel_for(game_id: str, slug: str, seats: list[dict], seat: str | None) -> ClassicPanel | None:
     """The page's "Classic clients" panel (a template global); None where it has none: other
     games, finished games, and servers without ``CLASSIC_PORTS``."""
-    from flask import current_app, request
+    from flask import current_app
 
     from .games import game_or_404
 
@@ -844,4 +1007,7 @@ def panel_for(game_id: str, slug: str, seats: list[dict], seat: str | None) -> C
     port = recorded_port(game.record.lobby)
     if port is None and not is_host:
         return None
-    return ClassicPanel(port=port, host=gateway.host or request.host.rsplit(":", 1)[0], may_toggle=is_host)
+    # The code is for the table, as its link is: seated players see it, spectators never do (and
+    # the host comes from configuration: spectators' fragments are shared, so nothing of a request).
+    code = recorded_code(game.record.lobby) if seat is not None and port is not None else None
+    return ClassicPanel(port=port, host=gateway.host, may_toggle=is_host, code=code)

@@ -116,6 +116,10 @@ def from_environment() -> dict:
         classic_per_address = int(os.environ.get("CLASSIC_CONNECTIONS_PER_ADDRESS", "8") or 0)
     except ValueError:
         raise ConfigError("CLASSIC_CONNECTIONS_PER_ADDRESS must be a whole number (0: no cap)") from None
+    try:
+        classic_tables_per_address = int(os.environ.get("CLASSIC_TABLES_PER_ADDRESS", "2") or 0)
+    except ValueError:
+        raise ConfigError("CLASSIC_TABLES_PER_ADDRESS must be a whole number (0: no cap)") from None
     log_level = os.environ.get("LOG_LEVEL", "INFO").upper()
     if log_level not in {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}:
         raise ConfigError(f"LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL, not {log_level!r}")
@@ -142,6 +146,8 @@ def from_environment() -> dict:
         "CLASSIC_BIND": os.environ.get("CLASSIC_BIND", "0.0.0.0").strip() or "0.0.0.0",
         "CLASSIC_HOST": os.environ.get("CLASSIC_HOST", "").strip() or None,
         "CLASSIC_CONNECTIONS_PER_ADDRESS": max(0, classic_per_address),
+        # Tables one host address may have taking classic clients at a time (each holds a port).
+        "CLASSIC_TABLES_PER_ADDRESS": max(0, classic_tables_per_address),
         # An action form is a few hundred bytes; anything near this limit is not one of ours.
         "MAX_CONTENT_LENGTH": 16 * 1024,
     }

@@ -342,6 +342,19 @@ class GameService:
             raise Refused(409, "There is no bot in that seat.")
         self.leave_waiting_room(game.id, bot_seat)
 
+    def remove_seat(self, game: play.LoadedGame, seat: str, other: str) -> None:
+        """The host takes any other seat off the table before the start: a person, a bot or a
+        classic client (whose connection is then told and closed, webapp/classic.py). The seat is
+        free again; a person removed may take a seat again by the link."""
+        seated = self.store.seats(game.id)
+        if play.host_of(game.record.lobby, seated) != seat:
+            raise Refused(403, "Only the host can remove players from the table.")
+        if other == seat:
+            raise Refused(409, "To leave the table yourself, use “Leave the table”.")
+        if not any(s.seat == other for s in seated):
+            raise Refused(409, "Nobody sits in that seat.")
+        self.leave_waiting_room(game.id, other)
+
     def give_bots_choices(self, game_id: str) -> None:
         """Every bot in a waiting room holds each lobby choice: a value at random among those the
         table allows and nobody else holds (Dungeon Cards: a class)."""

@@ -229,6 +229,18 @@ def remove_bot(game_id: str):
     return _back(game_id)
 
 
+@bp.post("/g/<game_id>/remove-seat")
+@limiter.limit(TABLE)
+def remove_seat(game_id: str):
+    """The host takes the player in ``seat`` (a person, a bot or a classic client) off the table."""
+    game, seat = _seated_in_waiting_room(game_id)
+    other = request.form.get("seat", "")
+    if not (0 < len(other) <= 32):
+        abort(400, description="Say whose seat to free.")
+    service().remove_seat(game, seat, other)
+    return _back(game_id)
+
+
 @bp.post("/g/<game_id>/chat")
 @limiter.limit(CHAT)
 def chat(game_id: str):
@@ -266,7 +278,7 @@ def classic_clients(game_id: str):
     if play.host_of(game.record.lobby, store().seats(game_id)) != seat:
         abort(403, description="Only the host can turn classic clients on or off.")
     if request.form.get("on") == "1":
-        gateway.enable(game_id)
+        gateway.enable(game_id, seat_tokens.origin_of(request, current_app.config["SECRET_KEY"]))
     elif request.form.get("on") == "0":
         gateway.disable(game_id)
     else:

@@ -131,6 +131,11 @@ def table_with_classic(app, seat_client, gateway, *, max_players=3):
     return table, port
 
 
+def join_code(table) -> str:
+    """The table's join code: what its page shows seated players, and a classic HELLO must say."""
+    return table.store.load(table.game_id).lobby["classic"].get("code", "")
+
+
 def seated(table, count, present=()):
     """The table's seats once ``count`` are taken and the ``present`` seats are marked present
     (a connection takes its seat, then is marked present: a moment apart)."""
@@ -143,10 +148,12 @@ def seated(table, count, present=()):
     return table.store.seats(table.game_id)
 
 
-def test_a_classic_client_that_never_says_hello_or_endturn_plays_to_a_win(app, seat_client, gateway):
+def test_a_classic_client_that_gives_no_name_and_never_says_endturn_plays_to_a_win(app, seat_client, gateway):
     table, port = table_with_classic(app, seat_client, gateway)
     bob = Client(port)
     assert bob.line() == "GOLD 2"  # the server speaks first
+    bob.send(f"HELLO {join_code(table)}")  # the table's join code, and no name
+    assert bob.line() == "HELLO Classic 1"
     started = time.monotonic()
     assert bob.look() == ["XXXXX"] * 5  # before the start: an all-X block
     assert time.monotonic() - started >= classic.REPLY_DELAY
@@ -187,7 +194,7 @@ def test_play_again_carries_the_classic_port_and_its_connections_to_the_next_tab
     table, port = table_with_classic(app, seat_client, gateway)
     bob = Client(port)
     assert bob.line() == "GOLD 2"
-    bob.send("HELLO Bob")
+    bob.send(f"HELLO {join_code(table)} Bob")
     assert bob.line() == "HELLO Bob"
     seated(table, 2)
     table.start()
@@ -223,6 +230,8 @@ def test_play_again_carries_the_classic_port_and_its_connections_to_the_next_tab
     assert gateway.listening() == {port: next_id}
     cy = Client(port)
     assert cy.line() == "GOLD 2"
+    cy.send(f"HELLO {join_code(table)}")  # the next table kept the code as well as the port
+    assert cy.line() == "HELLO Classic 1"
     assert [s.name for s in seated(table, 3)] == ["Ann", "Bob", "Classic 1"]
 
     table.start()
@@ -248,7 +257,7 @@ def test_hello_crlf_fail_paths_and_the_full_table(app, seat_client, gateway):
     table, port = table_with_classic(app, seat_client, gateway, max_players=2)
     cy = Client(port)
     assert cy.line() == "GOLD 2"
-    cy.send("HELLO  Cy\x07 the\tBold ", end="\r\n")  # CRLF, and a name through the web's sanitiser
+    cy.send(f"HELLO {join_code(table)}  Cy\x07 the\tBold ", end="\r\n")  # CRLF, and a name through the web's sanitiser
     assert cy.line() == "HELLO Cy the Bold"
     assert [s.name for s in seated(table, 2)] == ["Ann", "Cy the Bold"]
     full = Client(port)
@@ -275,7 +284,7 @@ def test_shout_reaches_the_table_and_table_chat_comes_back_as_one_line(app, seat
     table, port = table_with_classic(app, seat_client, gateway)
     bob = Client(port)
     assert bob.line() == "GOLD 2"
-    bob.send("HELLO Bob")
+    bob.send(f"HELLO {join_code(table)} Bob")
     assert bob.line() == "HELLO Bob"
     bob.send("SHOUT hello\tthere")
     host = table.clients["p1"]
@@ -309,12 +318,12 @@ def test_hostile_clients_long_lines_floods_too_many_connections_and_silence(app,
     assert long.closed()
     flood = Client(port)
     assert flood.line() == "GOLD 2"
-    flood.send(*["LOOK"] * (classic.COMMAND_BURST + 10))
+    flood.send(f"HELLO {join_code(table)} Flood", *["LOOK"] * (classic.COMMAND_BURST + 10))
     lines = []
     while (line := flood.line()) is not None:
         lines.append(line)
     assert lines[-1] == "FAIL too many commands: slow down"
-    assert lines.count("LOOKREPLY") <= classic.COMMAND_BURST
+    assert lines.count("LOOKREPLY") <= classic.COMMAND_BURST - 1
     deadline = time.time() + 5
     while gateway.addresses.held("127.0.0.1") and time.time() < deadline:
         time.sleep(0.02)
@@ -328,19 +337,21 @@ def test_hostile_clients_long_lines_floods_too_many_connections_and_silence(app,
     gateway.per_address, gateway.idle_seconds = 8, 0.5
     quiet = Client(port)
     assert quiet.line() == "GOLD 2"
+    quiet.send(f"HELLO {join_code(table)} Quiet")
+    assert quiet.line() == "HELLO Quiet"
     assert quiet.closed()  # silent past the idle timeout
     deadline = time.time() + 5
-    while any(s.connected for s in table.store.seats(table.game_id)) and time.time() < deadline:
+    while len(table.store.seats(table.game_id)) > 1 and time.time() < deadline:
         time.sleep(0.02)
-    seats = table.store.seats(table.game_id)
-    assert len(seats) == 5 and not any(s.connected for s in seats)  # closed: no longer present
+    # Closed before the start: none of them holds a seat (the cut-off ones never had one).
+    assert [s.name for s in table.store.seats(table.game_id)] == ["Ann"]
 
 
 def test_the_look_rows_are_the_seats_view_and_nothing_else(app, seat_client, gateway, monkeypatch):
     table, port = table_with_classic(app, seat_client, gateway)
     bob = Client(port)
     assert bob.line() == "GOLD 2"
-    bob.send("HELLO Bob")
+    bob.send(f"HELLO {join_code(table)} Bob")
     assert bob.line() == "HELLO Bob"
     table.start()
     assert bob.line() == "CHANGE"

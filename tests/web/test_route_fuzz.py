@@ -653,6 +653,9 @@ ROUTES: dict[str, Route] = {
     "/g/<game_id>/remove-bot": Route(
         "POST", {"seat": Field(sampled(["p2", "p3", "p1"]), odd | sampled(["p9", "", "x" * 40]))}, near=WAITING
     ),
+    "/g/<game_id>/remove-seat": Route(
+        "POST", {"seat": Field(sampled(["p2", "p3", "p1"]), odd | sampled(["p9", "", "x" * 40]))}, near=WAITING
+    ),
     "/g/<game_id>/chat": Route(
         "POST",
         {"text": Field(st.text(min_size=1, max_size=200) | control_text)},
@@ -1113,6 +1116,9 @@ test_fuzz_add_bot = fuzz(
 )
 test_fuzz_remove_bot = fuzz(
     "/g/<game_id>/remove-bot", known("/g/<game_id>/remove-bot", "dc_waiting", fields={"seat": "p1"})
+)
+test_fuzz_remove_seat = fuzz(
+    "/g/<game_id>/remove-seat", known("/g/<game_id>/remove-seat", "dc_waiting", fields={"seat": "p2"})
 )
 test_fuzz_play_now = fuzz(
     "/games/with-bots",
