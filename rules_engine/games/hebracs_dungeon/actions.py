@@ -242,9 +242,9 @@ def _play(state: dict[str, Any], action: dict[str, Any]) -> None:
         under(state, take_enemy(state, pos))
         flow.close_with_treasure(state)
     else:
-        lose_life(state, 5)
+        lose_life(state, data.HEBRAC_TOLL)
         if playing(state):
-            flow.send_away(state, f"Hebrac takes 5 life ({state['life']} left) and vanishes")
+            flow.send_away(state, f"Hebrac takes {data.HEBRAC_TOLL} life ({state['life']} left) and vanishes")
 
 
 def _attack(state: dict[str, Any], action: dict[str, Any]) -> None:

@@ -16,10 +16,15 @@ from .state import cell_at, draw, end, log, name, take_enemy, under
 FIGHTERS = {"S": "A mercenary", "H": "An amazon warrior", "C": "An evil magician", "D": "A demon"}
 
 
+def cursed_life(base: int) -> int:
+    """An enemy's life under a Curse: halved, rounded up (7.2)."""
+    return (base + 1) // 2
+
+
 def enemy_life(state: dict[str, Any], card: str) -> int:
     """L: rank (10 for a jack), halved and rounded up under a Curse (7.2)."""
     base = data.enemy_base_life(card)
-    return (base + 1) // 2 if state["level_effects"]["curse"] else base
+    return cursed_life(base) if state["level_effects"]["curse"] else base
 
 
 def describe(card: str) -> str:
@@ -51,21 +56,67 @@ LOWEST_ATTACK_VALUE = min(data.attack_value(code) for code in data.ALL_CODES)
 """The least an attack card can be worth: an ace, 1 (2.3)."""
 
 
+BRACELET_BONUS = 3
+"""What the Bracelet of Armok (the ace of spades) adds to every attack (7.3)."""
+PRISONER_BONUS = 3
+"""What each prisoner called into the battle adds to every attack (6.7)."""
+
+
 def bonus(state: dict[str, Any]) -> int:
     """What the next attack adds to its card values: Bracelet, prisoners, strength potions (7.3)."""
     battle = state["battle"]
     strength: int = battle["strength"]
-    return (3 if "AS" in state["inventory"] else 0) + 3 * len(battle["prisoners"]) + strength
+    bracelet = BRACELET_BONUS if "AS" in state["inventory"] else 0
+    return bracelet + PRISONER_BONUS * len(battle["prisoners"]) + strength
+
+
+HIGHEST_ATTACK_VALUE = max(data.attack_value(code) for code in data.ALL_CODES)
+"""The most an attack card can be worth: a ten or a face card, 10 (2.3)."""
+
+
+def multiplier(state: dict[str, Any]) -> int:
+    """What each attack card's value counts for: twice under Super Strength (8.3)."""
+    return 2 if state["battle"]["super_strength"] else 1
+
+
+def card_sum(cards: list[str]) -> int:
+    """The attack cards' values, before the multiplier and the bonus."""
+    return sum(data.attack_value(c) for c in cards)
 
 
 def score(state: dict[str, Any], cards: list[str]) -> int:
-    multiplier = 2 if state["battle"]["super_strength"] else 1
-    return multiplier * sum(data.attack_value(c) for c in cards) + bonus(state)
+    return multiplier(state) * card_sum(cards) + bonus(state)
 
 
 def magic_shielded(state: dict[str, Any]) -> bool:
     """Anti-Magic is active and the enemy is an evil magician: no round can cost life (R15)."""
     return state["level_effects"]["anti_magic"] and data.is_magician(state["battle"]["enemy"])
+
+
+def shielded(state: dict[str, Any]) -> bool:
+    """No round of this battle can cost life now: Paralysis, or Anti-Magic against a magician."""
+    return state["battle"]["paralysis"] > 0 or magic_shielded(state)
+
+
+def forecast(state: dict[str, Any]) -> dict[str, Any]:
+    """What the next attack must draw to win, from what the player sees (the battle, the bag, the
+    level's effects; never the Hand Deck): ``draws`` cards, each counted ``multiplier`` times, plus
+    ``bonus``; ``worth_to_win``, what the drawn cards' values must add up to (0: any card wins);
+    ``best_score``, the best draw's score, and ``least_loss``, the life even that draw loses."""
+    fight = state["battle"]
+    draws = 2 if fight["double_attack"] else 1
+    factor = multiplier(state)
+    added = bonus(state)
+    need = fight["enemy_life"] - added
+    best = factor * HIGHEST_ATTACK_VALUE * draws + added
+    return {
+        "draws": draws,
+        "multiplier": factor,
+        "bonus": added,
+        "worth_to_win": -(-need // factor) if need > 0 else 0,
+        "best_score": best,
+        "least_loss": max(0, fight["enemy_life"] - best),
+    }
 
 
 def attack(state: dict[str, Any]) -> None:
@@ -101,8 +152,7 @@ def resolve_round(state: dict[str, Any], cards: list[str]) -> None:
     won = total >= life
     damage = 0
     if not won:
-        shielded = battle["paralysis"] > 0 or magic_shielded(state)
-        damage = 0 if shielded else life - total
+        damage = 0 if shielded(state) else life - total
     battle["last_attack"] = {"cards": list(cards), "score": total, "enemy_life": life, "damage": damage, "won": won}
     if won:
         log(state, f"Attack {' + '.join(cards)} scores {total} against {life}: the enemy is defeated.")

@@ -150,6 +150,10 @@ STEAL_RANK: dict[str, int] = {code: i + 1 for i, code in enumerate(STEAL_RANKING
 """Card code -> its place in the ranking, 1 (most valuable) to 40 (least)."""
 
 
+HEBRAC_TOLL = 5
+"""The life Hebrac's game takes on a black card or a joker (6.14)."""
+
+
 # --- what each card is, as enemy and as treasure (2.3), for the how-to-play page --------------
 
 ENEMIES: tuple[dict[str, Any], ...] = (
@@ -169,7 +173,7 @@ ENEMIES: tuple[dict[str, Any], ...] = (
     {
         "cards": "Joker",
         "name": "Hebrac",
-        "text": "Play his game: a red card wins the treasure, a black one costs 5 life.",
+        "text": f"Play his game: a red card wins the treasure, a black one costs {HEBRAC_TOLL} life.",
     },
 )
 

@@ -14,12 +14,6 @@ from rules_engine.cards import pretty
 from . import battle, data
 from .state import chamber_count
 
-HEBRAC_TOLL = 5
-"""The life Hebrac's game takes on a black card (6.14)."""
-
-BEST_CARD = 10
-"""The most one attack card can score (2.3), whatever card it turns out to be."""
-
 
 def _known_top(state: dict[str, Any]) -> list[str]:
     return list(state["hand_deck"][: state["known_top"]])
@@ -29,7 +23,7 @@ def _finish_warning(state: dict[str, Any], cards: list[str], verb: str) -> str |
     """Resolving a round with ``cards`` (all known) kills the player."""
     fight = state["battle"]
     total = battle.score(state, cards)
-    if total >= fight["enemy_life"] or fight["paralysis"] > 0 or battle.magic_shielded(state):
+    if total >= fight["enemy_life"] or battle.shielded(state):
         return None
     damage = fight["enemy_life"] - total
     if state["life"] - damage > 0:
@@ -53,26 +47,25 @@ def _attack_warning(state: dict[str, Any]) -> str | None:
     known = _known_top(state)
     if len(known) >= needed:
         return _finish_warning(state, known[:needed], "Attacking now")
-    if fight["paralysis"] > 0 or battle.magic_shielded(state):
+    if battle.shielded(state):
         return None
-    multiplier = 2 if fight["super_strength"] else 1
-    best = multiplier * BEST_CARD * needed + battle.bonus(state)
-    least_damage = fight["enemy_life"] - best
+    best = battle.forecast(state)
+    least_damage = best["least_loss"]
     if least_damage <= 0 or state["life"] - least_damage > 0:
         return None
     return (
-        f"Attacking now kills you: even the best draw scores {best} against {fight['enemy_life']}, "
+        f"Attacking now kills you: even the best draw scores {best['best_score']} against {fight['enemy_life']}, "
         f"a loss of at least {least_damage} life, and you have {state['life']}."
     )
 
 
 def _hebrac_warning(state: dict[str, Any]) -> str | None:
     known = _known_top(state)
-    if state["life"] > HEBRAC_TOLL or not known or data.is_red(known[0]):
+    if state["life"] > data.HEBRAC_TOLL or not known or data.is_red(known[0]):
         return None
     return (
         f"Playing Hebrac's game kills you: his test card is the {pretty(known[0])} you foresaw, "
-        f"which costs {HEBRAC_TOLL} life, and you have {state['life']}."
+        f"which costs {data.HEBRAC_TOLL} life, and you have {state['life']}."
     )
 
 

@@ -25,6 +25,28 @@ ENDINGS = {
     "resigned": "You gave up the quest.",
 }
 """How each ending reads, before its score (the result's sentence)."""
+WATCHED_ENDINGS = {
+    "won": "Victory! {name} holds the four legendary treasures.",
+    "dead": "{name} died in Hebrac's Dungeon.",
+    "stranded": "Stranded: the Hand Deck ran out of cards.",
+    "resigned": "{name} gave up the quest.",
+}
+"""The same endings as an onlooker reads them: the player by ``name``."""
+
+
+def _sentence(ending: str, cause: str, score: int) -> str:
+    """The result's sentence: the ending, the cause of death (if any), the score."""
+    return " ".join(filter(None, (ending, cause, f"Score {score}.")))
+
+
+def watched_text(res: dict[str, Any], name: str) -> str:
+    """``result``'s sentence as an onlooker reads it, naming the player ``name``.
+
+    >>> watched_text({"reason": "resigned", "cause": "", "scores": {"p1": 75}}, "Ann")
+    'Ann gave up the quest. Score 75.'
+    """
+    status = next(status for status, reason in REASONS.items() if reason == res["reason"])
+    return _sentence(WATCHED_ENDINGS[status].format(name=name), res.get("cause", ""), sum(res["scores"].values()))
 
 
 def cause_of_death(state: dict[str, Any]) -> str:
@@ -81,7 +103,7 @@ def result(state: dict[str, Any]) -> dict[str, Any] | None:
         "winners": [seat] if state["status"] == "won" else [],
         "scores": {seat: score(state)},
         "reason": REASONS[state["status"]],
-        "text": " ".join(filter(None, (ENDINGS[state["status"]], cause, f"Score {score(state)}."))),
+        "text": _sentence(ENDINGS[state["status"]], cause, score(state)),
         "cause": cause,
         "ranked": state["options"]["deck"] is None,
         **details(state),

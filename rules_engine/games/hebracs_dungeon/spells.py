@@ -25,6 +25,9 @@ from .state import (
     under,
 )
 
+STONE_STATUE_MOST = 6
+"""The most chambers one Stone Statue turns to stone (8.3)."""
+
 CONTEXTS = {
     "start_level": "free",
     "explore": "free",
@@ -114,6 +117,17 @@ def cast(state: dict[str, Any], action: dict[str, Any]) -> None:
     EFFECTS[spell](state, action, points)
 
 
+def scaled_units(points: int, per: int, cap: int) -> tuple[int, int]:
+    """What ``points`` buy of a scaled spell costing ``per`` a unit when ``cap`` units are of use
+    now: the whole units bought, and the points lost beyond them (8.1).
+
+    >>> scaled_units(14, 2, 5), scaled_units(3, 2, 5)
+    ((5, 4), (1, 1))
+    """
+    units = min(points // per, cap)
+    return units, points - units * per
+
+
 def scaled_cap(state: dict[str, Any], spell: str) -> int | None:
     """How many units a scaled spell can use now (chambers to look into, cards to foresee, life
     points to restore); points paid beyond them are lost (8.1). ``None`` for a fixed-cost spell."""
@@ -146,7 +160,11 @@ def _canonical_casts(state: dict[str, Any], spell: str, items: list[tuple[str, i
         chambers = body_switch_targets(state) if spell == "body_switch" else stone_statue_targets(state)
         if not chambers:
             raise IllegalAction("no chamber of the level holds an enemy card")
-        return [{**base, "target": chambers[0]} if spell == "body_switch" else {**base, "targets": chambers[:6]}]
+        return [
+            {**base, "target": chambers[0]}
+            if spell == "body_switch"
+            else {**base, "targets": chambers[:STONE_STATUE_MOST]}
+        ]
     if spell == "teleport":
         destinations = [t for t in teleport_targets(state) if t != "next_level"]
         return [{**base, "target": t} for t in destinations[:1]] + [{**base, "target": "next_level"}]
@@ -353,8 +371,8 @@ def _check_hell_bomb(state: dict[str, Any], ctx: str, action: dict[str, Any], po
 
 def _check_stone_statue(state: dict[str, Any], ctx: str, action: dict[str, Any], points: int) -> None:
     targets = action.get("targets")
-    if targets is None or not 1 <= len(targets) <= 6:
-        raise IllegalAction("Stone Statue takes 1 to 6 chambers")
+    if targets is None or not 1 <= len(targets) <= STONE_STATUE_MOST:
+        raise IllegalAction(f"Stone Statue takes 1 to {STONE_STATUE_MOST} chambers")
     seen = set()
     for target in targets:
         if not in_grid(state, target):

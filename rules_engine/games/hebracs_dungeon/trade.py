@@ -17,21 +17,47 @@ from rules_engine.errors import IllegalAction
 
 from . import data
 
+PAYMENT_CASES = ("none", "short", "spare", "over", "exact")
+"""How cards of these worths stand against a price: none chosen, not enough, a superfluous card,
+enough with points lost (no change is given), exactly enough. Only "over" and "exact" pay."""
+
+
+def payment_case(values: list[int], target: int) -> str:
+    """Which of ``PAYMENT_CASES`` the cards worth ``values`` are, for a price of ``target``: at
+    least the price, no superfluous card (removing the least one must fall short), no change.
+
+    >>> [payment_case(v, 6) for v in ([], [5], [6, 2], [4, 3], [4, 2])]
+    ['none', 'short', 'spare', 'over', 'exact']
+    """
+    if not values:
+        return "none"
+    total = sum(values)
+    if total < target:
+        return "short"
+    if total - min(values) >= target:
+        return "spare"
+    return "over" if total > target else "exact"
+
 
 def payment_ok(values: list[int], target: int) -> bool:
     """Total at least ``target`` and no superfluous card (8.1, 9.3, R19)."""
     if not values:
         return target <= 0
-    total = sum(values)
-    return total >= target and total - min(values) < target
+    return payment_case(values, target) in ("over", "exact")
+
+
+def superfluous_card(cards: list[str], values: list[int]) -> str:
+    """The card a "spare" payment does not need: the first of the least worth."""
+    return cards[values.index(min(values))]
 
 
 def check_payment(cards: list[str], values: list[int], target: int, what: str) -> None:
     total = sum(values)
-    if total < target:
+    case = payment_case(values, target)
+    if case == "short" or (case == "none" and target > 0):
         raise IllegalAction(f"{' + '.join(cards) or 'nothing'} makes {total}: {what} needs {target}")
-    if values and total - min(values) >= target:
-        spare = cards[values.index(min(values))]
+    if case == "spare":
+        spare = superfluous_card(cards, values)
         raise IllegalAction(f"{spare} is superfluous: {what} needs {target} and no change is given")
 
 

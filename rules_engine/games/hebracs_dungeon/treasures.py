@@ -194,6 +194,6 @@ def play_for_a_card(state: dict[str, Any]) -> None:
         log(state, f"Your reward is the next card, {reward}.")
         acquire(state, reward)
     else:
-        lose_life(state, 5)
+        lose_life(state, data.HEBRAC_TOLL)
         if playing(state):
-            log(state, f"Hebrac takes 5 life: {state['life']} left.")
+            log(state, f"Hebrac takes {data.HEBRAC_TOLL} life: {state['life']} left.")

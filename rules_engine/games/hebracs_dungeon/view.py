@@ -31,7 +31,11 @@
     battle            None or {pos, enemy, enemy_life, spell (id used in this battle or None),
                        paralysis (rounds left), double_attack, super_strength, prisoners,
                        strength (pending potion bonus), round, drawn (attack cards waiting
-                       in after_draw), last_attack {cards, score, enemy_life, damage, won}}
+                       in after_draw), drawn_sum and drawn_score (their values, their score),
+                       shielded (no round can cost life now; magic_shielded: because of
+                       Anti-Magic against a magician), forecast (``battle.forecast``:
+                       what the next attack must draw, from what the player sees),
+                       last_attack {cards, score, enemy_life, damage, won, card_sum, bonus}}
     pending           steps still to resolve: {"kind": "luck", "card"} (a drawn Genie of Luck
                       card, face up), {"kind": "take", "pos"} (a treasure to collect),
                       {"kind": "leave_battle"}
@@ -57,7 +61,7 @@ from typing import Any
 
 from rules_engine import kit
 
-from . import actions, data, flow, scoring, spells, trade, treasures
+from . import actions, battle, data, flow, scoring, spells, trade, treasures
 from .state import chamber_count, cleared_count, descent_threshold, is_cleared
 
 
@@ -192,8 +196,18 @@ def _battle(state: dict[str, Any]) -> dict[str, Any] | None:
     out["pos"] = list(fight["pos"])
     out["prisoners"] = list(fight["prisoners"])
     out["drawn"] = list(fight["drawn"])
+    out["drawn_sum"] = battle.card_sum(fight["drawn"])
+    out["drawn_score"] = battle.score(state, fight["drawn"])
+    out["shielded"] = battle.shielded(state)
+    out["magic_shielded"] = battle.magic_shielded(state)
+    out["forecast"] = battle.forecast(state)
     last = fight["last_attack"]
-    out["last_attack"] = None if last is None else {**last, "cards": list(last["cards"])}
+    if last is None:
+        out["last_attack"] = None
+    else:
+        cards_sum = battle.card_sum(last["cards"])
+        bonus = last["score"] - battle.multiplier(state) * cards_sum
+        out["last_attack"] = {**last, "cards": list(last["cards"]), "card_sum": cards_sum, "bonus": bonus}
     return out
 
 

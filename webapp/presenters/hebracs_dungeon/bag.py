@@ -1,0 +1,69 @@
+"""The bag: the treasures by kind, their sums, and the Drink buttons."""
+
+from __future__ import annotations
+
+from rules_engine.games.hebracs_dungeon import data
+from rules_engine.text import counted
+
+from .page import Page
+
+BAG_GROUPS = (
+    ("life", "Life potions", data.is_life_potion),
+    ("gems", "Gems", data.is_gem),
+    ("strength", "Strength potions", data.is_strength_potion),
+    ("magic", "Magic potions", data.is_magic_potion),
+    ("prisoners", "Prisoners", data.is_prisoner),
+)
+
+
+def bag(view: dict, page: Page) -> dict:
+    """The bag's treasures by kind, each with its sum and the Drink button of the first of each card."""
+    inventory = view["inventory"]
+    limit = view["options"]["inventory_limit"]
+    fighting = view["battle"] is not None
+    scepter = "AC" in inventory
+    groups = []
+    drinkable = set()
+    for gid, title, belongs in BAG_GROUPS:
+        cards = [c for c in inventory if belongs(c)]
+        total = len(cards) if gid == "prisoners" else sum(data.number(c) for c in cards)
+        items = []
+        for c in cards:
+            # Strength potions in a battle are offered in the battle panel, with their bonus.
+            button = page.drinks.get(c) if gid == "life" or (gid == "strength" and not fighting) else None
+            drink = button if page.controls and button and c not in drinkable else None
+            if drink:
+                drinkable.add(c)
+            items.append(
+                {
+                    "card": c,
+                    "badge": f"{data.number(c) * 2} pts" if gid == "magic" and scepter else None,
+                    "drink": drink,
+                }
+            )
+        groups.append({"id": gid, "title": title, "sum": bag_sum(gid, total, inventory), "items": items})
+    count = counted(len(inventory), "treasure") + (f" of {limit} allowed" if limit else "")
+    where = "are offered in the battle panel." if fighting else "work in battles only."
+    return {
+        "title": "Your bag" if page.player else "The bag",
+        "count": count,
+        "form": page.controls and view["phase"] != "overflow",
+        "groups": groups,
+        "note": f"Strength potions and prisoners {where} Aces are shown with the goal above.",
+        # In play the spell book takes the side column and the bag goes under the map.
+        "under_map": page.controls,
+    }
+
+
+def bag_sum(gid: str, total: int, inventory: list[str]) -> str:
+    if gid == "life":
+        return f"{total} life in all"
+    if gid == "gems":
+        return f"{total} gems" + (" · Bag of Meres: buy and trade for free" if "AD" in inventory else "")
+    if gid == "strength":
+        return f"+{total} in all"
+    if gid == "magic":
+        if "AC" in inventory:
+            return f"{total * 2} points (doubled by the Scepter)"
+        return f"{total} points"
+    return f"{total} × +3 per attack"
