@@ -22,6 +22,7 @@ import rules_engine
 from benchmarks._common import clear_the_dungeon_skilled_choice as skilled_choice  # one player for both
 from rules_engine.errors import IllegalAction, InvalidAction
 from rules_engine.games import clear_the_dungeon as cd
+from tests.helpers.engine import refused
 
 LAYOUTS = {
     "A": "KH JK QS JD KD QH JC JK QC KS JS JH QD KC",
@@ -89,10 +90,7 @@ def end_turn(state: dict) -> dict:
 
 def illegal(state: dict, action: dict, match: str | None = None) -> None:
     """The action raises IllegalAction, changes nothing and is not listed as legal."""
-    before = json.dumps(cd.dump(state), sort_keys=True)
-    with pytest.raises(IllegalAction, match=match):
-        cd.apply(state, "p1", action)
-    assert json.dumps(cd.dump(state), sort_keys=True) == before
+    refused(cd, state, "p1", action, match=match)
     assert not action_in(action, cd.legal_actions(state, "p1"))
 
 

@@ -10,6 +10,7 @@ from rules_engine import IllegalAction, InvalidAction
 from rules_engine.games import dungeon_cards as dc
 from rules_engine.games.dungeon_cards import clock
 from tests.helpers.dungeon_cards import act, started_game, stats, where
+from tests.helpers.engine import refused
 
 
 def moves(state, seat=None):
@@ -150,13 +151,6 @@ def timed_out(s, seat=None):
     return new
 
 
-def refused(s, seat, action, error=IllegalAction, match=None):
-    before = dc.dump(s)
-    with pytest.raises(error, match=match):
-        dc.apply(s, seat, action)
-    assert dc.dump(s) == before
-
-
 class TestTurnClock:
     def test_a_party_decision_is_timed_by_the_option_and_the_default_is_90_seconds(self):
         s = started_game([("A", "ninja"), ("B", "tank")], deck=["3C", "2D"])
@@ -176,27 +170,27 @@ class TestTurnClock:
     def test_solo_games_the_lobby_and_finished_games_are_never_timed(self):
         solo = started_game([("P", "swordsman")], deck=["3C"])
         assert dc.turn_clock(solo) is None
-        refused(solo, "P", dc.timeout_action, match="timed")
+        refused(dc, solo, "P", dc.timeout_action, match="timed")
         lobby = dc.new_game(1, ["A", "B"], {})
         assert lobby["status"] == "lobby" and dc.turn_clock(lobby) is None
-        refused(lobby, "A", dc.timeout_action, match="timed")
+        refused(dc, lobby, "A", dc.timeout_action, match="timed")
         setup = dc.new_game(1, ["A", "B"], {"classes": {"A": "ninja", "B": "tank"}, "marker_placement": "manual"})
         assert setup["phase"] == "placing_markers" and dc.turn_clock(setup) is None
         over = started_game([("A", "ninja"), ("B", "tank")], deck=["7D"])  # up 7 onto the Exit: a team victory
         over = act(over, "A", "draw_card")
         assert over["status"] == "finished" and dc.turn_clock(over) is None
-        refused(over, "A", dc.timeout_action, match="over")
+        refused(dc, over, "A", dc.timeout_action, match="over")
 
     def test_no_limit_keeps_the_clock_but_never_times_out(self):
         s = started_game([("A", "ninja"), ("B", "tank")], deck=["3C"], turn_seconds=0)
         assert dc.turn_clock(s)["seconds"] == 0
-        refused(s, "A", dc.timeout_action, match="no time limit")
+        refused(dc, s, "A", dc.timeout_action, match="no time limit")
 
     def test_only_the_clocks_seat_times_out_and_players_are_never_offered_it(self):
         s = started_game([("A", "mage"), ("B", "tank")], deck=["3C"])
-        refused(s, "B", dc.timeout_action, match="whose turn")
-        refused(s, "Z", dc.timeout_action)
-        refused(s, "A", {"type": "timeout", "seconds": 0}, InvalidAction)
+        refused(dc, s, "B", dc.timeout_action, match="whose turn")
+        refused(dc, s, "Z", dc.timeout_action)
+        refused(dc, s, "A", {"type": "timeout", "seconds": 0}, InvalidAction)
         for seat in ("A", "B"):
             assert all(a["type"] not in dc.server_actions for a in dc.legal_actions(s, seat))
 
@@ -217,7 +211,7 @@ class TestTurnClock:
         assert clock_before == {"seat": "A", "number": "1.join.0", "seconds": 90}
         s = act(s, "B", "join_combat", join=True)
         assert dc.turn_clock(s) == clock_before  # the group's clock does not restart
-        refused(s, "B", dc.timeout_action, match="whose turn")
+        refused(dc, s, "B", dc.timeout_action, match="whose turn")
         s = timed_out(s)
         assert s["combat"]["join_answers"] == {"B": True, "C": False}
         assert s["combat"]["fighters"] == ["A", "B"] and s["phase"] == "awaiting_combat_draw"

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from rules_engine import IllegalAction, InvalidAction
+from rules_engine import InvalidAction
 from rules_engine.games import dungeon_cards as dc
 from tests.helpers.dungeon_cards import act, started_game, stats, where
+from tests.helpers.engine import refused
 
 
 def char(s, name):
@@ -15,14 +16,6 @@ def char(s, name):
 
 def events(s, kind):
     return [e["text"] for e in s["log"] if e["event"] == kind]
-
-
-def rejected(s, seat, action, error=IllegalAction):
-    """The action is refused and nothing changes."""
-    before = dc.dump(s)
-    with pytest.raises(error):
-        dc.apply(s, seat, action)
-    assert dc.dump(s) == before
 
 
 class TestPartyCombat:
@@ -39,7 +32,7 @@ class TestPartyCombat:
         assert dc.legal_actions(s, "C") == [{"type": "leave_game"}]
         s = act(s, "B", "join_combat", join=True)
         assert s["combat"]["fighters"] == ["A", "B"] and s["phase"] == "awaiting_combat_draw"
-        rejected(s, "B", {"type": "combat_draw"})  # only the lead gives the signal
+        refused(dc, s, "B", {"type": "combat_draw"})  # only the lead gives the signal
         s = act(s, "A", "combat_draw")
         assert s["combat"]["boss_lives"] == 3 and stats(s, "B")[1] == 14
         s = act(s, "A", "combat_draw")
@@ -80,7 +73,7 @@ class TestPartyCombat:
         assert s["combat"]["boss_lives"] == 2
         assert s["combat"]["last_exchange"]["matchups"][1]["guard_break"]
         assert dc.view(s, None)["combat"]["lead"] == "B"
-        rejected(s, "A", {"type": "combat_draw"})
+        refused(dc, s, "A", {"type": "combat_draw"})
         s = act(s, "B", "combat_draw")
         s = act(s, "B", "combat_draw")
         assert s["combat"]["pending_rewards"] == ["B"]
@@ -176,7 +169,7 @@ class TestSpells:
         s = act(s, "M", "cast_spell", spell="fortune_telling")
         s = act(s, "X", "draw_card")
         assert s["phase"] == "awaiting_fortune" and s["turn"]["movement_card"] == "9H"
-        rejected(s, "X", {"type": "fortune_telling", "card": "5C"})  # only the movement card
+        refused(dc, s, "X", {"type": "fortune_telling", "card": "5C"})  # only the movement card
         s = act(s, "X", "fortune_telling", card="9H")
         assert where(s, "X") == [7, 9] and s["discard"][-2:] == ["9H", "4D"]
         s = act(s, "M", "draw_card")
@@ -186,7 +179,7 @@ class TestSpells:
         s = act(s, "X", "draw_card")
         assert where(s, "X") == [7, 7] and s["turn"]["current"] == "M"
         assert not any(e["text"].startswith("X keeps") for e in s["log"])
-        rejected(s, "M", {"type": "cast_spell", "spell": "good_luck"})
+        refused(dc, s, "M", {"type": "cast_spell", "spell": "good_luck"})
 
     def test_s23_good_luck_and_the_hand_limit_hand_mode(self):
         deck = ["2C", "3C", "4C", "5D", "6D", "7D", "8S", "AH", "9C", "JH", "2D", "10H", "3D", "10D", "4H", "10C"]
@@ -203,8 +196,8 @@ class TestSpells:
         assert char(s, "X")["hand"] == ["5D", "6D", "7D", "8S", "AH"]
         s = act(s, "X", "play_card", card="AH")
         assert where(s, "X") == [9, 1] and s["phase"] == "awaiting_hand_discard"
-        rejected(s, "X", {"type": "discard_to_limit", "cards": ["8S", "5D"]})
-        rejected(s, "X", {"type": "discard_to_limit", "cards": ["AS"]})
+        refused(dc, s, "X", {"type": "discard_to_limit", "cards": ["8S", "5D"]})
+        refused(dc, s, "X", {"type": "discard_to_limit", "cards": ["AS"]})
         s = act(s, "X", "discard_to_limit", cards=["8S"])
         assert char(s, "X")["hand"] == ["5D", "6D", "7D"] and s["discard"] == ["AH", "8S"]
         s = act(s, "M", "draw_card")
@@ -321,27 +314,27 @@ class TestRejectedActions:
     def test_s27_rejected_actions(self):
         # 1. Mage or Healer in a lobby of one.
         solo = dc.new_game(1, ["P"], {})
-        rejected(solo, "P", {"type": "choose_class", "class": "mage"})
-        rejected(solo, "P", {"type": "choose_class", "class": "healer"})
+        refused(dc, solo, "P", {"type": "choose_class", "class": "mage"})
+        refused(dc, solo, "P", {"type": "choose_class", "class": "healer"})
         # 2. A class already taken.
         lobby = dc.new_game(1, ["A", "B"], {})
         lobby = act(lobby, "A", "choose_class", **{"class": "tank"})
-        rejected(lobby, "B", {"type": "choose_class", "class": "tank"})
+        refused(dc, lobby, "B", {"type": "choose_class", "class": "tank"})
         # 3. A sixth player.
         full = dc.new_game(1, ["A", "B", "C", "D", "E"], {})
-        rejected(full, "F", {"type": "join_game"})
+        refused(dc, full, "F", {"type": "join_game"})
         with pytest.raises(InvalidAction):
             dc.new_game(1, ["A", "B", "C", "D", "E", "F"], {})
         # 4. Drawing out of turn.
         s = started_game([("A", "ninja"), ("B", "tank")], deck=["2D"])
-        rejected(s, "B", {"type": "draw_card"})
+        refused(dc, s, "B", {"type": "draw_card"})
         # 5. A non-Mage casting.
-        rejected(s, "A", {"type": "cast_spell", "spell": "haste"})
+        refused(dc, s, "A", {"type": "cast_spell", "spell": "haste"})
         # 6. Manual placement on the start square, or on the Exit.
         setup = dc.new_game(1, ["A"], {"classes": {"A": "ninja"}, "marker_placement": "manual"})
-        rejected(setup, "A", {"type": "place_marker", "kind": "exit", "square": [5, 1]})
+        refused(dc, setup, "A", {"type": "place_marker", "kind": "exit", "square": [5, 1]})
         setup = act(setup, "A", "place_marker", kind="exit", square=[3, 3])
-        rejected(setup, "A", {"type": "place_marker", "kind": "pit", "square": [3, 3]})
+        refused(dc, setup, "A", {"type": "place_marker", "kind": "pit", "square": [3, 3]})
         # 7. A diagonal dash.
         deck = ["JH", "2S", "9D", "3S", "8H", "4S", "7C", "3D"]
         d = act(started_game([("P", "athlete")], deck=deck), "P", "draw_card")
@@ -349,8 +342,8 @@ class TestRejectedActions:
             d = act(d, "P", "combat_draw")
         d = act(d, "P", "choose_stat", stat="lives")
         assert d["phase"] == "awaiting_dash"
-        rejected(d, "P", {"type": "dash", "direction": "up-left"}, InvalidAction)
-        rejected(d, "P", {"type": "dash", "direction": "northeast"}, InvalidAction)
+        refused(dc, d, "P", {"type": "dash", "direction": "up-left"}, InvalidAction)
+        refused(dc, d, "P", {"type": "dash", "direction": "northeast"}, InvalidAction)
         # 8. discard_to_limit with the wrong number of cards, or a card not in the hand.
         deck = ["2C", "3C", "4C", "5D", "6D", "7D", "8S", "AH"]
         h = started_game(
@@ -359,11 +352,11 @@ class TestRejectedActions:
         h = act(h, "M", "cast_spell", spell="good_luck")
         h = act(h, "X", "draw_card")
         h = act(h, "X", "play_card", card="AH")
-        rejected(h, "X", {"type": "discard_to_limit", "cards": []})
-        rejected(h, "X", {"type": "discard_to_limit", "cards": ["8S", "7D"]})
-        rejected(h, "X", {"type": "discard_to_limit", "cards": ["KS"]})
+        refused(dc, h, "X", {"type": "discard_to_limit", "cards": []})
+        refused(dc, h, "X", {"type": "discard_to_limit", "cards": ["8S", "7D"]})
+        refused(dc, h, "X", {"type": "discard_to_limit", "cards": ["KS"]})
         # 9. combat_draw from a fighter who is not the lead.
         c = started_game([("A", "ninja"), ("B", "tank")], deck=["JD", "2C", "3C", "4C"], positions={"B": (5, 2)})
         c = act(c, "A", "draw_card")
         c = act(c, "B", "join_combat", join=True)
-        rejected(c, "B", {"type": "combat_draw"})
+        refused(dc, c, "B", {"type": "combat_draw"})

@@ -7,23 +7,17 @@ import json
 
 import pytest
 
-from rules_engine import IllegalAction, InvalidAction
+from rules_engine import InvalidAction
 from rules_engine.cards import standard_deck
 from rules_engine.games import dungeon_cards as dc
 from rules_engine.games.dungeon_cards import deck as dc_deck
 from rules_engine.games.dungeon_cards.movement import connected, wall_key
 from tests.helpers.dungeon_cards import act, started_game, stats, where
+from tests.helpers.engine import refused
 
 
 def char(s, name):
     return s["characters"][s["players"].index(name)]
-
-
-def rejected(s, seat, action, error=IllegalAction, match=None):
-    before = dc.dump(s)
-    with pytest.raises(error, match=match):
-        dc.apply(s, seat, action)
-    assert dc.dump(s) == before
 
 
 def wins(n, boss="2", fighter="9"):
@@ -103,23 +97,23 @@ class TestLobby:
     def test_choose_classes_then_the_host_starts(self):
         s = dc.new_game(5, ["A", "B"], {})
         assert s["status"] == "lobby" and dc.legal_actions(s, "A")[-1] == {"type": "leave_game"}
-        rejected(s, "A", {"type": "start_game"}, match="choose a class")
+        refused(dc, s, "A", {"type": "start_game"}, match="choose a class")
         s = act(s, "A", "choose_class", **{"class": "mage"})
         s = act(s, "B", "choose_class", **{"class": "healer"})
-        rejected(s, "B", {"type": "start_game"}, match="host")
+        refused(dc, s, "B", {"type": "start_game"}, match="host")
         assert {"type": "start_game"} in dc.legal_actions(s, "A")
         s = act(s, "A", "start_game")
         assert s["status"] == "playing" and [c["class"] for c in s["characters"]] == ["mage", "healer"]
-        rejected(s, "A", {"type": "choose_class", "class": "tank"})
-        rejected(s, "C", {"type": "join_game"})
+        refused(dc, s, "A", {"type": "choose_class", "class": "tank"})
+        refused(dc, s, "C", {"type": "join_game"})
 
     def test_join_and_update_options(self):
         s = dc.new_game(5, ["A"], {})
         assert dc.legal_actions(s, "B") == [{"type": "join_game"}]
         s = act(s, "B", "join_game")
         assert s["players"] == ["A", "B"]
-        rejected(s, "B", {"type": "update_options", "options": {"board_width": 20}}, match="host")
-        rejected(s, "A", {"type": "update_options", "options": {"board_width": 40}}, InvalidAction)
+        refused(dc, s, "B", {"type": "update_options", "options": {"board_width": 20}}, match="host")
+        refused(dc, s, "A", {"type": "update_options", "options": {"board_width": 40}}, InvalidAction)
         s = act(s, "A", "update_options", options={"board_width": 20, "potion_roll": True})
         assert s["options"]["board_width"] == 20 and s["options"]["potion_roll"]
 
@@ -128,7 +122,7 @@ class TestLobby:
         s = act(s, "B", "choose_class", **{"class": "mage"})
         s = act(s, "A", "leave_game")
         assert s["players"] == ["B"] and s["host"] == "B" and s["classes"] == {"B": None}
-        rejected(s, "B", {"type": "choose_class", "class": "mage"})
+        refused(dc, s, "B", {"type": "choose_class", "class": "mage"})
         s = act(s, "B", "leave_game")
         assert dc.result(s) == {
             "winners": [],
@@ -178,19 +172,19 @@ class TestSetup:
             {"classes": {"P": "ninja"}, "start_square": "chosen", "redirects": [{"square": [1, 5], "kind": "/"}]},
         )
         assert s["phase"] == "placing_markers"
-        rejected(s, "P", {"type": "choose_start", "square": [5, 5]}, match="edge")
-        rejected(s, "P", {"type": "choose_start", "square": [1, 5]}, match="redirect")
+        refused(dc, s, "P", {"type": "choose_start", "square": [5, 5]}, match="edge")
+        refused(dc, s, "P", {"type": "choose_start", "square": [1, 5]}, match="redirect")
         for off in ([1, 11], [0, 4], [11, 1]):  # "on an edge" only counts on the board
-            rejected(s, "P", {"type": "choose_start", "square": off}, match="off the 10×10 board")
+            refused(dc, s, "P", {"type": "choose_start", "square": off}, match="off the 10×10 board")
         assert {"type": "choose_start", "square": [1, 5]} not in dc.legal_actions(s, "P")
         s = act(s, "P", "choose_start", square=[10, 4])
         assert s["status"] == "playing" and where(s, "P") == [10, 4]
 
     def test_manual_markers_exits_first(self):
         s = dc.new_game(1, ["P"], {"classes": {"P": "ninja"}, "marker_placement": "manual", "exit_count": 2})
-        rejected(s, "P", {"type": "place_marker", "kind": "pit", "square": [2, 2]}, match="Exit first")
+        refused(dc, s, "P", {"type": "place_marker", "kind": "pit", "square": [2, 2]}, match="Exit first")
         for off in ([10, 11], [0, 0], [-3, 2]):
-            rejected(s, "P", {"type": "place_marker", "kind": "exit", "square": off}, match="off the 10×10 board")
+            refused(dc, s, "P", {"type": "place_marker", "kind": "exit", "square": off}, match="off the 10×10 board")
         s = act(s, "P", "place_marker", kind="exit", square=[2, 2])
         s = act(s, "P", "place_marker", kind="exit", square=[3, 2])
         assert all(a["kind"] == "pit" for a in dc.legal_actions(s, "P") if a["type"] == "place_marker")
@@ -267,7 +261,7 @@ class TestCombatRulings:
             {"seat": "A", "actions": ["combat_draw"]},
             {"seat": "B", "actions": ["critical_hit"]},
         ]
-        rejected(base, "A", {"type": "combat_draw", "critical_hit": True}, match="only the Rogue")
+        refused(dc, base, "A", {"type": "combat_draw", "critical_hit": True}, match="only the Rogue")
         one = act(base, "A", "combat_draw")
         assert one["combat"]["exchange_number"] == 1 and one["combat"]["draw_signal"]
         one = act(one, "B", "critical_hit", use=True)
@@ -330,7 +324,7 @@ class TestPartyRulings:
         s = act(act(s, "A", "combat_draw"), "A", "combat_draw")
         s = act(act(s, "A", "choose_stat", stat="speed"), "B", "choose_stat", stat="speed")
         assert s["combat"]["dash"] == {"athlete": "B", "card": "2D"}
-        rejected(s, "A", {"type": "dash", "direction": "up"}, match="Athlete")
+        refused(dc, s, "A", {"type": "dash", "direction": "up"}, match="Athlete")
         s = act(s, "B", "dash", direction="up")
         res = dc.result(s)
         assert res["result"] == "team_victory" and res["escaped"] == ["B"]
@@ -412,7 +406,7 @@ class TestLeaving:
         s = act(s, "X", "leave_game")
         assert s["discard"] == ["5C"] and s["turn"]["current"] == "M"
         assert dc.legal_actions(s, "X") == []
-        rejected(s, "X", {"type": "leave_game"})
+        refused(dc, s, "X", {"type": "leave_game"})
 
     def test_a_pending_join_lapses_as_declined(self):
         s = started_game([("A", "ninja"), ("B", "tank"), ("C", "rogue")], deck=["JD", "2C"])
@@ -559,8 +553,8 @@ class TestView:
             {"type": "discard_to_limit", "cards": "AS"},
             {"type": "fortune_telling", "card": "JK"},
         ):
-            rejected(s, "P", action, InvalidAction)
-        rejected(s, "Q", {"type": "draw_card"}, match="not a player")
+            refused(dc, s, "P", action, InvalidAction)
+        refused(dc, s, "Q", {"type": "draw_card"}, match="not a player")
         assert sorted(standard_deck()) == sorted(dc_deck.all_cards(s))
 
 
@@ -578,7 +572,7 @@ class TestMoreRulings:
         assert {"type": "fortune_telling", "card": None} in dc.legal_actions(s, "X")
         kept = act(s, "X", "fortune_telling", card=None)
         assert kept["phase"] == "awaiting_play" and char(kept, "X")["hand"] == ["2H", "5S", "9D", "6C"]
-        rejected(s, "X", {"type": "fortune_telling", "card": "2C"}, match="not in your hand")
+        refused(dc, s, "X", {"type": "fortune_telling", "card": "2C"}, match="not in your hand")
         s = act(s, "X", "fortune_telling", card="2H")
         assert s["phase"] == "awaiting_play" and char(s, "X")["hand"] == ["5S", "9D", "6C", "9C"]
         assert s["discard"] == ["2H"]
@@ -614,22 +608,22 @@ class TestMoreRulings:
         deck = ["JD", "5C", "6C", "2D", "3D", "9D", "4C", "9H", "9S"]
         s = started_game([("A", "ninja"), ("B", "rogue"), ("C", "tank")], deck=deck, positions={"C": (9, 9)})
         s = act(s, "A", "draw_card")
-        rejected(s, "C", {"type": "join_combat", "join": True}, match="adjacent")
-        rejected(s, "A", {"type": "combat_draw"}, match="nobody")
+        refused(dc, s, "C", {"type": "join_combat", "join": True}, match="adjacent")
+        refused(dc, s, "A", {"type": "combat_draw"}, match="nobody")
         s = act(s, "B", "join_combat", join=True)
-        rejected(s, "A", {"type": "critical_hit", "use": True}, match="no Critical Hit")
+        refused(dc, s, "A", {"type": "critical_hit", "use": True}, match="no Critical Hit")
         s = act(s, "A", "combat_draw")
-        rejected(s, "A", {"type": "combat_draw"}, match="already been given")
+        refused(dc, s, "A", {"type": "combat_draw"}, match="already been given")
         s = act(s, "B", "critical_hit", use=True)
         assert s["combat"]["crit_used"] and s["combat"]["exchange_number"] == 2
-        rejected(s, "B", {"type": "critical_hit", "use": True}, match="no Critical Hit")
-        rejected(s, "B", {"type": "combat_draw", "critical_hit": True}, match="lead")
+        refused(dc, s, "B", {"type": "critical_hit", "use": True}, match="no Critical Hit")
+        refused(dc, s, "B", {"type": "combat_draw", "critical_hit": True}, match="lead")
         s = act(s, "A", "combat_draw")
         assert s["phase"] == "awaiting_reward"
-        rejected(s, "C", {"type": "choose_stat", "stat": "lives"}, match="no reward")
+        refused(dc, s, "C", {"type": "choose_stat", "stat": "lives"}, match="no reward")
         s = act(s, "A", "choose_stat", stat="lives")
-        rejected(s, "A", {"type": "choose_stat", "stat": "lives"}, match="no reward")
-        rejected(s, "A", {"type": "draw_card"}, match="not your turn|not possible")
+        refused(dc, s, "A", {"type": "choose_stat", "stat": "lives"}, match="no reward")
+        refused(dc, s, "A", {"type": "draw_card"}, match="not your turn|not possible")
 
     def test_a_turn_in_hand_mode_with_nothing_to_draw_ends(self):
         s = started_game(
@@ -684,7 +678,7 @@ class TestDrawUntilDecided:
         s = act(s, "P", "draw_card")
         kinds = [a["type"] for a in dc.legal_actions(s, "P")]
         assert "draw_until_decided" not in kinds and "combat_draw" in kinds
-        rejected(s, "P", {"type": "draw_until_decided"}, match="Critical Hit")
+        refused(dc, s, "P", {"type": "draw_until_decided"}, match="Critical Hit")
         s = act(s, "P", "combat_draw", critical_hit=True)
         assert s["combat"]["crit_used"] and s["combat"]["boss_lives"] == 2
         s = act(s, "P", "draw_until_decided")
@@ -695,7 +689,7 @@ class TestDrawUntilDecided:
         s = started_game([("A", "ninja"), ("B", "rogue")], deck=deck)
         s = act(act(s, "A", "draw_card"), "B", "join_combat", join=True)
         assert "draw_until_decided" not in [a["type"] for a in dc.legal_actions(s, "A")]
-        rejected(s, "A", {"type": "draw_until_decided"})
+        refused(dc, s, "A", {"type": "draw_until_decided"})
 
     def test_only_the_lead_and_it_stops_when_the_lead_changes(self):
         deck = ["JD", "9D", "2C", "9S", "3C", "5H", "6D", "8C"]
@@ -706,7 +700,7 @@ class TestDrawUntilDecided:
             positions={"A": (3, 3), "B": (3, 4), "C": (9, 9)},
         )
         s = act(act(s, "A", "draw_card"), "B", "join_combat", join=True)
-        rejected(s, "B", {"type": "draw_until_decided"}, match="lead")
+        refused(dc, s, "B", {"type": "draw_until_decided"}, match="lead")
         s = act(s, "A", "draw_until_decided")
         # A died in the first exchange: the fight goes on, but the next draws are B's to make.
         assert char(s, "A")["status"] == "dead" and s["combat"]["exchange_number"] == 2
@@ -716,5 +710,5 @@ class TestDrawUntilDecided:
 
     def test_not_outside_the_fight_and_it_takes_no_parameters(self):
         s = started_game([("P", "tank")], deck=["3C"])
-        rejected(s, "P", {"type": "draw_until_decided"}, match="drawing for a fight")
-        rejected(s, "P", {"type": "draw_until_decided", "times": 3}, error=InvalidAction)
+        refused(dc, s, "P", {"type": "draw_until_decided"}, match="drawing for a fight")
+        refused(dc, s, "P", {"type": "draw_until_decided", "times": 3}, error=InvalidAction)

@@ -12,6 +12,7 @@ import pytest
 
 import rules_engine
 from rules_engine import IllegalAction, InvalidAction
+from tests.helpers.engine import refused
 
 dod = rules_engine.get("dungeon-of-doom")
 parse_map = dod.parse_map
@@ -84,10 +85,7 @@ def run(state, *steps):
 
 
 def illegal(state, seat, action, match=None):
-    before = dod.dump(state)
-    with pytest.raises(IllegalAction, match=match):
-        dod.apply(state, seat, action)
-    assert dod.dump(state) == before
+    refused(dod, state, seat, action, match=match)
     assert action not in dod.legal_actions(state, seat)
 
 

@@ -11,6 +11,7 @@ import pytest
 import rules_engine
 from rules_engine import IllegalAction, InvalidAction
 from rules_engine.games.hebracs_dungeon import data, trade
+from tests.helpers.engine import refused
 from tests.helpers.hebracs_dungeon import bottom, situation
 
 R = rules_engine.get("hebracs-dungeon")
@@ -35,14 +36,6 @@ def play(state, *actions):
     for action in actions:
         state = R.apply(state, "p1", action)
     return state
-
-
-def refused(state, action, error=IllegalAction) -> str:
-    before = R.dump(state)
-    with pytest.raises(error) as info:
-        R.apply(state, "p1", action)
-    assert R.dump(state) == before
-    return str(info.value)
 
 
 def cell(state, row, col):
@@ -257,7 +250,7 @@ class TestSpellLegality:
             if spell in allowed:
                 R.apply(state, "p1", action)
             else:
-                refused(state, action)
+                refused(R, state, "p1", action)
         listed = {a["spell"] for a in R.legal_actions(state, "p1") if a["type"] == "cast"}
         assert listed == allowed
 
@@ -277,7 +270,7 @@ class TestSpellLegality:
     def test_spell_book_reasons_and_caps(self):
         state = _explore(life=12)
         standing = R.view(state, "p1")["choices"]["spells"]
-        assert standing["paralysis"]["reason"] == refused(state, _cast_for(state, "paralysis"))
+        assert standing["paralysis"]["reason"] == refused(R, state, "p1", _cast_for(state, "paralysis"))
         assert standing["paralysis"]["reason"] == "Paralysis cannot be cast outside a battle: only in a battle"
         assert standing["healing"]["cap"] == 3  # 12 of 15 life
         assert standing["remote_vision"]["cap"] == 11  # every other chamber hides a face-down enemy
@@ -301,13 +294,13 @@ class TestSpellLegality:
 
     def test_costs_and_payment(self):
         state = _explore()
-        assert "superfluous" in refused(state, cast("anti_magic", "4C", "2C", "3C"))
-        assert "needs 5" in refused(state, cast("anti_magic", "4C"))
+        assert "superfluous" in refused(R, state, "p1", cast("anti_magic", "4C", "2C", "3C"))
+        assert "needs 5" in refused(R, state, "p1", cast("anti_magic", "4C"))
         R.apply(state, "p1", cast("anti_magic", "3C", "2C"))
         R.apply(state, "p1", cast("anti_magic", "10C"))  # points above the cost are lost
-        assert "at least one" in refused(state, cast("healing"))
-        assert "not a magic potion" in refused(situation(inventory=["5H"], life=3), cast("healing", "5H"))
-        assert "do not hold" in refused(state, cast("healing", "10C", "10C"))
+        assert "at least one" in refused(R, state, "p1", cast("healing"))
+        assert "not a magic potion" in refused(R, situation(inventory=["5H"], life=3), "p1", cast("healing", "5H"))
+        assert "do not hold" in refused(R, state, "p1", cast("healing", "10C", "10C"))
 
     def test_scepter_doubles_points(self):
         state = play(situation(inventory=["AC", "3C"], life=3), cast("healing", "3C"))
@@ -331,7 +324,7 @@ class TestSpellLegality:
                 for c in row:
                     c["enemy_up"] = True
             action = cast("revelation", "9C")
-        assert reason in refused(state, action)
+        assert reason in refused(R, state, "p1", action)
 
     def test_remote_vision_without_eligible_chamber(self):
         state = situation(inventory=["3C"])
@@ -339,24 +332,24 @@ class TestSpellLegality:
             for c in row:
                 c["visited"] = True
         state["phase"] = "explore"
-        assert "face-down" in refused(state, cast("remote_vision", "3C"))
+        assert "face-down" in refused(R, state, "p1", cast("remote_vision", "3C"))
 
     def test_god_vision_when_everything_is_face_up(self):
         state = _explore()
         state = play(state, cast("god_vision", "10C", "5C"))
-        assert "already face up" in refused(state, cast("god_vision", "9C", "6C"))
+        assert "already face up" in refused(R, state, "p1", cast("god_vision", "9C", "6C"))
 
     def test_hell_bomb_with_nothing_to_strike(self):
         cells = {(1, 1): "cleared", (1, 2): "cleared", (2, 1): "cleared"}
         assert "no struck chamber" in refused(
-            situation(cells=cells, position=(1, 1), inventory=["9C"]), cast("hell_bomb", "9C")
+            R, situation(cells=cells, position=(1, 1), inventory=["9C"]), "p1", cast("hell_bomb", "9C")
         )
 
     def test_remote_vision_peeks_each_chamber_once_and_may_stop(self):
         state = play(_explore(), cast("remote_vision", "3C"))
         state = play(state, act("peek", row=3, col=3))
-        assert "already" in refused(state, act("peek", row=3, col=3))
-        refused(state, act("peek", row=9, col=9))
+        assert "already" in refused(R, state, "p1", act("peek", row=3, col=3))
+        refused(R, state, "p1", act("peek", row=9, col=9))
         state = play(state, act("stop_peeking"))
         assert state["phase"] == "explore" and state["decision"] is None
 
@@ -375,7 +368,7 @@ class TestSpellLegality:
 
     def test_illusion_on_a_black_queen_is_refused(self):
         state = play(situation(inventory=["4C"], cells={(1, 1): "JD/QS"}), mv(1, 1), act("propose_trade"))
-        assert "pointless" in refused(state, cast("illusion", "4C"))
+        assert "pointless" in refused(R, state, "p1", cast("illusion", "4C"))
 
     def test_illusion_release_order(self):
         state = situation(inventory=["4C"], cells={(1, 1): "JD/7H"})
@@ -386,7 +379,7 @@ class TestSpellLegality:
     def test_stealing_spirit_refused_on_a_black_queen_merchant(self):
         state = play(situation(inventory=["6C"], cells={(1, 1): "KS/QC"}), mv(1, 1))
         assert [a["type"] for a in R.legal_actions(state, "p1") if a["type"] != "resign"] == ["decline"]
-        assert "black priestess" in refused(state, cast("stealing_spirit", "6C"))
+        assert "black priestess" in refused(R, state, "p1", cast("stealing_spirit", "6C"))
 
     def test_stealing_spirit_in_a_robbed_chamber_battle_is_refused(self):
         state = play(
@@ -395,31 +388,31 @@ class TestSpellLegality:
             cast("stealing_spirit", "6C"),
             mv(1, 2),
         )
-        assert "Escape" in refused(state, cast("stealing_spirit", "7C"))
+        assert "Escape" in refused(R, state, "p1", cast("stealing_spirit", "7C"))
         play(state, cast("escape", "3C"))
 
     def test_body_switch_in_a_battle_targets_only_the_enemy(self):
         state = play(_explore(), mv(1, 2))
-        refused(state, cast("body_switch", "7C", target=[2, 2]))
+        refused(R, state, "p1", cast("body_switch", "7C", target=[2, 2]))
         ok = play(state, cast("body_switch", "7C", target=[1, 2]))
         assert ok["battle"]["enemy"] == "5D"
 
     def test_body_switch_outside_needs_an_enemy(self):
         state = _explore()
-        assert "no enemy" in refused(state, cast("body_switch", "7C", target=[1, 1]))
-        assert "choose" in refused(state, cast("body_switch", "7C"))
+        assert "no enemy" in refused(R, state, "p1", cast("body_switch", "7C", target=[1, 1]))
+        assert "choose" in refused(R, state, "p1", cast("body_switch", "7C"))
 
     def test_stone_statue_target_rules(self):
         state = _explore()
-        refused(state, cast("stone_statue", "10C", "5C", targets=[]))
-        refused(state, cast("stone_statue", "10C", "5C", targets=[[2, 2], [2, 2]]))
-        refused(state, cast("stone_statue", "10C", "5C", targets=[[1, 1]]))
-        refused(state, cast("stone_statue", "10C", "5C", targets=[[7, 7]]))
+        refused(R, state, "p1", cast("stone_statue", "10C", "5C", targets=[]))
+        refused(R, state, "p1", cast("stone_statue", "10C", "5C", targets=[[2, 2], [2, 2]]))
+        refused(R, state, "p1", cast("stone_statue", "10C", "5C", targets=[[1, 1]]))
+        refused(R, state, "p1", cast("stone_statue", "10C", "5C", targets=[[7, 7]]))
 
     def test_teleport_targets(self):
         state = _explore()
-        assert "another chamber" in refused(state, cast("teleport", "8C", target=[1, 1]))
-        refused(state, cast("teleport", "8C", target=[4, 1]))
+        assert "another chamber" in refused(R, state, "p1", cast("teleport", "8C", target=[1, 1]))
+        refused(R, state, "p1", cast("teleport", "8C", target=[4, 1]))
 
 
 # --- rulings -------------------------------------------------------------------------------------
@@ -427,11 +420,11 @@ class TestSpellLegality:
 
 class TestRulings:
     def test_r10_life_potion_at_full_life_is_refused(self):
-        assert "maximum" in refused(situation(inventory=["5H"]), act("drink", card="5H"))
+        assert "maximum" in refused(R, situation(inventory=["5H"]), "p1", act("drink", card="5H"))
 
     def test_r46_teleport_cannot_restart_the_same_battle(self):
         state = play(_explore(), mv(1, 2))
-        assert "another chamber" in refused(state, cast("teleport", "8C", target=[1, 2]))
+        assert "another chamber" in refused(R, state, "p1", cast("teleport", "8C", target=[1, 2]))
         moved = play(state, cast("teleport", "8C", target=[1, 1]))
         assert moved["position"] == [1, 1] and moved["battle"] is None
 
@@ -463,8 +456,8 @@ class TestRulings:
 
     def test_good_alignment_trade_lock(self):
         state = play(_explore(cells={(1, 2): "JD/AH"}), mv(1, 2), act("propose_trade"))
-        refused(state, act("fight"))
-        refused(state, cast("escape", "3C"))
+        refused(R, state, "p1", act("fight"))
+        refused(R, state, "p1", cast("escape", "3C"))
         assert [a["type"] for a in R.legal_actions(state, "p1") if a["type"] not in ("resign", "drink")] == ["decline"]
 
     def test_r49_body_switch_into_a_merchant_allows_stealing_spirit(self):
@@ -594,7 +587,7 @@ class TestRulings:
 
     def test_r8_hebrac_cannot_be_played_on_an_empty_hand_deck(self):
         state = play(situation(cells={(1, 1): "JK/5H"}, filler=False), mv(1, 1))
-        assert "empty" in refused(state, act("play"))
+        assert "empty" in refused(R, state, "p1", act("play"))
         assert [a["type"] for a in R.legal_actions(state, "p1")] == ["decline", "resign"]
 
     def test_r8_genie_of_luck_takes_what_is_there(self):
@@ -652,7 +645,7 @@ class TestRulings:
             cast("escape", "3C"),
         )
         assert state["position"] is None
-        refused(state, cast("hell_bomb", "9C"))
+        refused(R, state, "p1", cast("hell_bomb", "9C"))
         assert play(state, mv(1, 1), cast("hell_bomb", "9C"))["inventory"][-1] == "2H"
 
     def test_merchant_selling_a_joker_and_a_red_queen(self):
@@ -676,7 +669,7 @@ class TestRulings:
         cells.update({(2, 1): "cleared", (2, 2): "cleared", (2, 3): "JD/2H"})
         state = play(situation(cells=cells, position=(2, 2)), mv(2, 3))
         assert state["phase"] == "adventurer"
-        refused(state, act("descend"))
+        refused(R, state, "p1", act("descend"))
 
     def test_strength_potion_bonus_is_lost_after_the_battle(self):
         state = play(
@@ -710,7 +703,7 @@ def _paralysis_standing(state):
     if standing["castable"]:
         assert R.apply(state, "p1", cast("paralysis", "4C"))["battle"]["paralysis"] == 2
     else:
-        assert standing["reason"] == refused(state, cast("paralysis", "4C"))
+        assert standing["reason"] == refused(R, state, "p1", cast("paralysis", "4C"))
     return standing
 
 

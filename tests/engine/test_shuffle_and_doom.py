@@ -19,6 +19,8 @@ import rules_engine
 from rules_engine.cards import rank_value, standard_deck
 from rules_engine.errors import IllegalAction, InvalidAction
 from rules_engine.games import shuffle_and_doom as sad
+from tests.helpers.decks import S1_HEADERS, full_deck
+from tests.helpers.engine import refused
 
 SEAT = "p1"
 REJECTED = (IllegalAction, InvalidAction)
@@ -32,12 +34,6 @@ MAPS = {
     # XX00 / 00XX / 00XX / 00XX: room A = (1,1)(1,2), room B = rows 2-4 x columns 3-4
     "M3": (["AS", "AC", "AH", "10H"], ["AD", "10S", "10C", "JS"]),
 }
-S1_HEADERS = ["5C", "8D", "3H", "9S", "7D", "KS", "JS", "QH"]
-
-
-def full_deck(*first: str) -> list[str]:
-    """A full stacked deck: the given cards on top, the rest in canonical order."""
-    return list(first) + [c for c in standard_deck() if c not in first]
 
 
 def new(deck, size=4, seed=1, **flags):
@@ -50,10 +46,7 @@ def act(state, kind, **params):
 
 def rejected(state, kind, exc=REJECTED, **params):
     """Assert the action is refused and leaves the state exactly as it was."""
-    before = sad.dump(state)
-    with pytest.raises(exc):
-        act(state, kind, **params)
-    assert sad.dump(state) == before
+    refused(sad, state, SEAT, {"type": kind, **params}, exc)
 
 
 def room_at(state, r, c):

@@ -17,11 +17,11 @@ import pytest
 import rules_engine
 from rules_engine.cards import Card, colour_of, standard_deck
 from rules_engine.grid import DIRECTIONS, manhattan, step
+from tests.helpers.decks import S1_HEADERS, full_deck
 from webapp import socketio
 
 rules = rules_engine.get("shuffle-and-doom")
 TOKEN = re.compile(r"[A-Za-z0-9_-]{20,}")  # game ids, CSRF tokens: random text that may contain "2C"
-S1_HEADERS = ["5C", "8D", "3H", "9S", "7D", "KS", "JS", "QH"]
 MAX_STEPS = 600
 
 
@@ -118,7 +118,7 @@ def test_s19_the_next_card_stays_hidden(app, seat_client, store, caplog):
     """S19 through the web: after S1's setup on a full stacked deck, the tenth card (the next
     one to be drawn) is in no page, fragment, push, game log or server log line."""
     caplog.set_level(logging.DEBUG)
-    deck = S1_HEADERS + ["6S", "10C"] + [c for c in standard_deck() if c not in S1_HEADERS + ["6S", "10C"]]
+    deck = full_deck(*S1_HEADERS, "6S", "10C")
     player = seat_client()
     player.start(size="4", deck=deck)
     watcher = seat_client()

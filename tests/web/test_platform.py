@@ -9,12 +9,9 @@ import pytest
 from bs4 import Tag
 
 import rules_engine
-from rules_engine.cards import standard_deck
+from tests.helpers.decks import S1_DECK, SHORT_DEAL
 from tests.page import Page
 from webapp import create_app, play
-
-S1_HEAD = "5C 8D 3H 9S 7D KS JS QH 6S".split()
-S1_DECK = S1_HEAD + [c for c in standard_deck() if c not in S1_HEAD]
 
 
 def stored_state(store, game_id):
@@ -278,7 +275,7 @@ class TestActing:
 
     def test_whole_s2_game_through_http(self, seat_client, store):
         player = seat_client()
-        player.start(size="4", deck=S1_HEAD)
+        player.start(size="4", deck=SHORT_DEAL)
         for action in [
             {"type": "choose_stat_set", "set": "top"},
             {"type": "assign_diamond_bonus", "card": "8D", "stat": "attack"},
@@ -439,7 +436,7 @@ class TestRestartAndReplay:
 
     def test_replaying_the_log_equals_the_stored_snapshot(self, seat_client, store):
         player = seat_client()
-        player.start(size="4", deck=S1_HEAD)
+        player.start(size="4", deck=SHORT_DEAL)
         for action in [
             {"type": "choose_stat_set", "set": "side"},
             {"type": "assign_diamond_bonus", "card": "7D", "stat": "health"},
@@ -450,7 +447,7 @@ class TestRestartAndReplay:
 
     def test_action_log_has_no_gaps(self, seat_client, store):
         player = seat_client()
-        player.start(size="4", deck=S1_HEAD)
+        player.start(size="4", deck=SHORT_DEAL)
         player.act({"type": "choose_stat_set", "set": "top"})
         player.act({"type": "choose_stat_set", "set": "top"}, version=0)  # stale
         player.act({"type": "assign_diamond_bonus", "card": "8D", "stat": "attack"})
@@ -460,7 +457,7 @@ class TestRestartAndReplay:
 class TestRematch:
     def finish(self, seat_client):
         player = seat_client()
-        player.start(size="4", deck=S1_HEAD)
+        player.start(size="4", deck=SHORT_DEAL)
         for action in [
             {"type": "choose_stat_set", "set": "top"},
             {"type": "assign_diamond_bonus", "card": "8D", "stat": "attack"},

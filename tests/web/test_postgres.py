@@ -5,12 +5,11 @@ from __future__ import annotations
 import pytest
 
 import rules_engine
+from tests.helpers.decks import SHORT_DEAL
 from webapp import create_app, play
 from webapp.store import StaleVersion
 
 pytestmark = pytest.mark.postgres
-
-S2 = "5C 8D 3H 9S 7D KS JS QH 6S".split()
 
 
 @pytest.fixture
@@ -24,7 +23,7 @@ def app(postgres_url):
 def test_a_whole_game_on_postgres_and_replay_equals_the_snapshot(app, seat_client):
     store = app.extensions["delve_store"]
     player = seat_client()
-    player.start(size="4", deck=S2)
+    player.start(size="4", deck=SHORT_DEAL)
     for action in [
         {"type": "choose_stat_set", "set": "top"},
         {"type": "assign_diamond_bonus", "card": "8D", "stat": "attack"},
@@ -41,7 +40,7 @@ def test_a_whole_game_on_postgres_and_replay_equals_the_snapshot(app, seat_clien
 
 def test_stale_version_is_refused_on_postgres(app):
     store = app.extensions["delve_store"]
-    game_id, _token = play.start_game(store, "shuffle-and-doom", {"size": 4, "deck": S2})
+    game_id, _token = play.start_game(store, "shuffle-and-doom", {"size": 4, "deck": SHORT_DEAL})
     game = play.load_game(store, game_id)
     play.act(store, game, "p1", {"type": "choose_stat_set", "set": "top"})
     with pytest.raises(StaleVersion):

@@ -11,13 +11,13 @@ import random
 import pytest
 
 import rules_engine
+from tests.helpers.decks import SHORT_DEAL as DEAL
 from webapp.play import ActionButton
 from webapp.presenters import Scene, present
 
 RULES = rules_engine.get("shuffle-and-doom")
-DEAL = ["5C", "8D", "3H", "9S", "7D", "KS", "JS", "QH", "6S"]
-"""On a 4 × 4 map: top headers 5♣ 8♦ 3♥ 9♠, side headers 7♦ K♠ J♠ Q♥; room 1, the corner the
-adventurer enters first, holds the 6♠ alone."""
+# DEAL on a 4 × 4 map: top headers 5♣ 8♦ 3♥ 9♠, side headers 7♦ K♠ J♠ Q♥; room 1, the corner the
+# adventurer enters first, holds the 6♠ alone.
 
 
 def scene(state: dict, seat: str | None = "p1") -> Scene:

@@ -13,13 +13,13 @@ import time
 
 import pytest
 
+from tests.helpers.decks import SHORT_DEAL
 from webapp import connections, presence, realtime, socketio
 from webapp.connections import Connections
 
 PRESENCE_RE = re.compile(r'data-presence="([^"]+)"')
 FLOODED_REASON = "Too many messages from this page; reload it to reconnect."  # what the page shows
 FLOOD = 200
-S2_DECK = "5C 8D 3H 9S 7D KS JS QH 6S"  # a short known deal: its first choice is always offered
 
 
 def received(sio, name):
@@ -208,7 +208,7 @@ def reads(store, monkeypatch):
 @pytest.fixture
 def game_id(seat_client):
     player = seat_client()
-    return player.start(size="4", deck=S2_DECK)
+    return player.start(size="4", deck=SHORT_DEAL)
 
 
 def flood(sio, event, data, times=FLOOD):
@@ -279,7 +279,7 @@ def test_every_registered_handler_but_connect_and_disconnect_is_limited(app):
 
 def test_a_flooder_does_not_hold_up_another_page(app, seat_client, clock):
     player = seat_client()
-    player.start(size="4", deck=S2_DECK)
+    player.start(size="4", deck=SHORT_DEAL)
     calm = socketio.test_client(app)
     watch(calm, player.game_id)
     flooder = socketio.test_client(app)
