@@ -51,7 +51,7 @@ def clear_the_dungeon_skilled_choice(state: dict, legal: list[dict], rng: random
             if placed == 2:
                 return bonus + 10 - 3 * (action["card"] == "JK")
             if placed == 1:
-                overshoot = cd._attack_sum(slot) + value - cd.POWER[slot["card"][:-1]]
+                overshoot = cd.attack_sum(slot) + value - cd.POWER[slot["card"][:-1]]
                 return bonus + 8 - 0.3 * overshoot - 2 * bool(action.get("double"))
             return bonus + 5 - 3 * bool(action.get("double"))
         if action["type"] == "use_item":

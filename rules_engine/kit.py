@@ -1,4 +1,13 @@
-"""The small kit every engine shares: copying a state, and checking an action's shape.
+"""The kit every engine shares: a checked ``apply``, ``dump``/``load``, copying a state, and
+checking an action's shape.
+
+**An engine's plumbing.** A game declares its actions once, each an ``ActionKind`` (its
+parameters, the function that carries it out and, where the game words it, its button label),
+and builds one ``Engine`` from them: how it words malformed actions (``Wording``), who may act now
+(``refusal``), how a working copy is made and finished, and what a saved state must hold. The
+module then exports the engine's ``apply``, ``dump`` and ``load`` (and ``action_label`` from the
+labels): ``apply`` checks the action's shape, then the seat, copies the state and hands the copy
+to the action's handler; ``load`` refuses data that is not one of the game's states.
 
 **Copying.** A state is plain JSON data. ``deep_copy`` copies large containers with ``marshal``
 (in C) and small ones in Python. Measured on states taken along random games of each engine, it
@@ -37,11 +46,11 @@ rules_engine.errors.InvalidAction: play_card needs card
 from __future__ import annotations
 
 import marshal
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
-from typing import Any, cast
+from collections.abc import Callable, Collection, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar, cast
 
-from .errors import InvalidAction
+from .errors import IllegalAction, InvalidAction
 
 # --- copying ---------------------------------------------------------------------------------
 
@@ -241,3 +250,91 @@ def actions_by_type(actions: Iterable[dict[str, Any]]) -> dict[str, list[dict[st
     for action in actions:
         groups.setdefault(action["type"], []).append(action)
     return groups
+
+
+# --- an engine's plumbing: checked apply, dump and load ---------------------------------------
+
+State = dict[str, Any]
+Working = TypeVar("Working")
+"""What an action's handler changes: the state's working copy itself, or an object around it
+(The Dungeon of Doom's copy-on-write transaction)."""
+
+
+@dataclass(frozen=True)
+class ActionKind(Generic[Working]):
+    """One action type, declared once: its parameters (what ``parse_action`` checks) and the
+    handler ``(working copy, seat, parsed action)`` that carries it out on the copy (raising
+    ``IllegalAction`` there leaves the input untouched)."""
+
+    params: Mapping[str, Spec] | Variants
+    handle: Callable[[Working, str, dict[str, Any]], None]
+
+
+def _same(working: Any, _action: dict[str, Any]) -> State:
+    return cast(State, working)
+
+
+@dataclass(frozen=True)
+class Engine(Generic[Working]):
+    """A game's ``apply``, ``dump`` and ``load``, built from its declarations.
+
+    - ``actions``: type → ``ActionKind``; ``wording``: how malformed actions are refused.
+    - ``refusal(state, seat, action)``: why ``seat`` may not take this (well-formed) action now —
+      not a player, the game over, not their turn — or None; raised as ``IllegalAction``.
+    - ``copy(state)``: the working copy the handler changes (never the input);
+      ``finish(working, action)``: the new state once the handler is done, after whatever
+      follows every action (default: the working copy is the new state).
+    - ``state_keys`` and ``exact_keys``: the keys a saved state must have (all of them and no
+      other when exact); ``not_a_state``: ``load``'s refusal of anything else; ``valid``: any
+      further check of a saved state.
+    """
+
+    actions: Mapping[str, ActionKind[Working]]
+    wording: Wording
+    refusal: Callable[[State, str, dict[str, Any]], str | None]
+    copy: Callable[[State], Working]
+    not_a_state: str
+    state_keys: Collection[str]
+    exact_keys: bool = False
+    finish: Callable[[Working, dict[str, Any]], State] = _same
+    valid: Callable[[dict[str, Any]], bool] | None = None
+    schemas: ActionSchemas = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "schemas", {kind: declared.params for kind, declared in self.actions.items()})
+        object.__setattr__(self, "state_keys", frozenset(self.state_keys))
+
+    def parse(self, action: object) -> dict[str, Any]:
+        """The action checked against the declared shapes (``parse_action``)."""
+        return parse_action(action, self.schemas, self.wording)
+
+    def apply(self, state: State, seat: str, action: dict[str, Any]) -> State:
+        """The state after ``seat`` takes ``action``; the input is never changed.
+
+        ``InvalidAction`` for a malformed action (checked first), ``IllegalAction`` for one the
+        rules forbid now; either way nothing changes."""
+        parsed = parse_action(action, self.schemas, self.wording)
+        problem = self.refusal(state, seat, parsed)
+        if problem is not None:
+            raise IllegalAction(problem)
+        working = self.copy(state)
+        self.actions[parsed["type"]].handle(working, seat, parsed)
+        return self.finish(working, parsed)
+
+    def dump(self, state: State) -> dict[str, Any]:
+        """The state as JSON-safe data (an independent copy)."""
+        copy: dict[str, Any] = deep_copy(state)
+        return copy
+
+    def load(self, data: dict[str, Any]) -> State:
+        """The state ``dump`` wrote (an independent copy); ``InvalidAction`` for anything else."""
+        if not isinstance(data, dict) or not self.holds_a_state(data):
+            raise InvalidAction(self.not_a_state)
+        copy: State = deep_copy(data)
+        return copy
+
+    def holds_a_state(self, data: dict[str, Any]) -> bool:
+        keys = cast("frozenset[str]", self.state_keys)
+        if not (keys == data.keys() if self.exact_keys else keys <= data.keys()):
+            return False
+        return self.valid is None or self.valid(data)

@@ -1,0 +1,106 @@
+"""Shuffle and Doom! — a solo dungeon crawl dealt from one deck of cards.
+
+Rules: ``docs/rules/shuffle-and-doom.md`` (section numbers below refer to it).
+The map comes from the colours of 2N header cards; each room is drawn for on first entry.
+
+>>> deck = ["5C", "8D", "3H", "9S", "7D", "KS", "JS", "QH", "6S"]
+>>> s = new_game(1, ["p1"], {"size": 4, "deck": deck})
+>>> s = apply(s, "p1", {"type": "choose_stat_set", "set": "top"})
+>>> s = apply(s, "p1", {"type": "assign_diamond_bonus", "card": "8D", "stat": "attack"})
+>>> v = view(s, "p1")
+>>> v["phase"], v["position"], v["stats"]["health"], v["stats"]["attack"]
+('combat', [1, 1], 14, 11)
+>>> [c["code"] for c in v["encounter"]["cards"]]
+['6S']
+>>> action_label(s, legal_actions(s, "p1")[0])
+'Attack 6♠ (strength 6)'
+
+The package: ``data`` (declarations, constants), ``setup``, ``rooms`` (drawing, damage, the end),
+``play`` (legal actions and the actions, ``apply``/``dump``/``load`` from ``kit.Engine``),
+``views`` (views, labels, warnings).
+
+State layout (plain JSON-safe data; copy-on-write in ``apply``):
+``map`` (room id per cell, ``None`` for ``0``) and ``rooms`` (id, cells, size) never change
+after setup; ``room_status`` / ``room_order`` are lists indexed by room id − 1.
+"""
+
+from __future__ import annotations
+
+from ...cards import Card, check_stacked_deck, pretty, rank_value, seeded_rng, shuffled, standard_deck
+from ...errors import IllegalAction, InvalidAction
+from ...grid import DIRECTION_NAMES, DIRECTIONS, connected_regions, in_bounds, neighbours, step
+from ...options import STACKED_DEAL, Option
+from .data import (
+    BLURB,
+    CANONICAL,
+    FLAGS,
+    MAX_REDEALS,
+    OPTIONS,
+    PHASES,
+    PLAYERS_LABEL,
+    RUNNING,
+    SETS,
+    SIZE,
+    STATS,
+    SWAP_OPTIONS,
+    TABLE,
+    cell_name,
+    max_players,
+    min_players,
+    size_bonus,
+    slug,
+    title,
+)
+from .play import ACTIONS, apply, dump, legal_actions, load
+from .setup import new_game
+from .views import action_label, full_view, loss_warning, result, view
+
+__all__ = [
+    "ACTIONS",
+    "BLURB",
+    "CANONICAL",
+    "Card",
+    "DIRECTIONS",
+    "DIRECTION_NAMES",
+    "FLAGS",
+    "IllegalAction",
+    "InvalidAction",
+    "MAX_REDEALS",
+    "OPTIONS",
+    "Option",
+    "PHASES",
+    "PLAYERS_LABEL",
+    "RUNNING",
+    "SETS",
+    "SIZE",
+    "STACKED_DEAL",
+    "STATS",
+    "SWAP_OPTIONS",
+    "TABLE",
+    "action_label",
+    "apply",
+    "cell_name",
+    "check_stacked_deck",
+    "connected_regions",
+    "dump",
+    "full_view",
+    "in_bounds",
+    "legal_actions",
+    "load",
+    "loss_warning",
+    "max_players",
+    "min_players",
+    "neighbours",
+    "new_game",
+    "pretty",
+    "rank_value",
+    "result",
+    "seeded_rng",
+    "shuffled",
+    "size_bonus",
+    "slug",
+    "standard_deck",
+    "step",
+    "title",
+    "view",
+]
