@@ -64,6 +64,12 @@ LEASE_SECONDS = 6.0
 TAKE_OVER_LEVEL = "normal"
 """A dropped player's seat is kept by the stronger bot: the table should not lose by the drop."""
 BOT_NAME = "Bot"
+ABANDONED_SECONDS = 600.0
+"""A table's bots play only while a person is at it (``Store.bot_tables``); one no person has
+been at for this long is ended by the presence loop (``presence.end_abandoned``)."""
+BOT_TABLES_PER_ADDRESS = 5
+"""Running tables with bots one client address may host at once ("Play now with bots", or a
+waiting room's start with bots): each one's bots cost the server their play."""
 DECISION_SAMPLES = 4096
 
 

@@ -363,10 +363,11 @@ def play_with_bots():
             assert opened is not None  # just stored
             lobby = dict(opened.record.lobby, choices={play.SOLO_SEAT: mine})
             store().set_lobby(game_id, lobby, expected_revision=opened.record.revision)
+        origin = seat_tokens.origin_of(request, current_app.config["SECRET_KEY"])
         for _bot in range(count):
-            service().add_bot(_loaded(game_id), play.SOLO_SEAT, "normal")
+            service().add_bot(_loaded(game_id), play.SOLO_SEAT, "normal", origin)
         _choose_for_creator(game_id, entry)
-        service().start(_loaded(game_id), play.SOLO_SEAT)
+        service().start(_loaded(game_id), play.SOLO_SEAT, origin)
     except Refused:
         # Nobody has seen the table yet: a refused press leaves nothing behind.
         store().delete_waiting_table(game_id)

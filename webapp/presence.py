@@ -13,7 +13,7 @@ import time
 
 from flask import Flask
 
-from . import play
+from . import bots, play
 from .connections import connections
 from .service import GameService
 from .store import Store
@@ -55,11 +55,24 @@ def drop_absent(service: GameService, now: float) -> None:
             store.mark_gone(game_id, seat)
 
 
+def end_abandoned(service: GameService, now: float) -> None:
+    """End the games only bots have played for ``bots.ABANDONED_SECONDS``: each bot still in the
+    game leaves as an absent person would (the game's absence action), so the rules end it."""
+    store = service.store
+    for game_id, seat in store.abandoned_bot_seats(now - bots.ABANDONED_SECONDS):
+        game = play.load_game(store, game_id)
+        action = game.rules.absence_action if game else None
+        if action is None or not service.server_action(game_id, seat, dict(action)):
+            store.mark_gone(game_id, seat)  # left already, or the game has no such rule
+
+
 def tick(service: GameService, now: float | None = None) -> None:
-    """One pass of the clock: time out overdue turns, drop seats absent beyond the grace period."""
+    """One pass of the clock: time out overdue turns, drop seats absent beyond the grace period,
+    end the tables nobody but bots has been at for a long time."""
     now = time.time() if now is None else now
     expire_turns(service, now)
     drop_absent(service, now)
+    end_abandoned(service, now)
 
 
 def heartbeat(store: Store) -> None:

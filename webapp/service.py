@@ -233,11 +233,19 @@ class GameService:
             raise Refused(409, "The table changed at the same moment; please choose again.") from None
         self.ring(game.id, revision)
 
-    def start(self, game: play.LoadedGame, seat: str) -> None:
-        """The host starts the game with everyone seated, in join order."""
+    def start(self, game: play.LoadedGame, seat: str, origin: str | None = None) -> None:
+        """The host starts the game with everyone seated, in join order. ``origin``, the host's
+        client address as a keyed hash, may have at most ``bots.BOT_TABLES_PER_ADDRESS`` running
+        tables with its bots (each one's bots cost the server their play)."""
         seated = self.store.seats(game.id)
         if play.host_of(game.record.lobby, seated) != seat:
             raise Refused(403, "Only the host (who opened the table, or has sat longest since) can start the game.")
+        if origin and any(s.bot for s in seated) and self.store.bot_tables_from(origin) >= bots.BOT_TABLES_PER_ADDRESS:
+            raise Refused(
+                429,
+                f"One connection may play at most {bots.BOT_TABLES_PER_ADDRESS} tables with bots at once: "
+                "finish or leave one first (a table nobody is at any more ends by itself after a while).",
+            )
         players = [s.seat for s in seated]
         if len(players) < game.rules.min_players:
             raise Refused(409, f"This game needs at least {game.rules.min_players} players.")
@@ -306,12 +314,14 @@ class GameService:
 
     # ---- bots (webapp/bots.py) ------------------------------------------------------------------
 
-    def add_bot(self, game: play.LoadedGame, seat: str, level: str) -> str:
+    def add_bot(self, game: play.LoadedGame, seat: str, level: str, origin: str | None = None) -> str:
         """The host seats a bot of ``level`` in a free seat of the waiting room; its seat.
 
         The bot is named "Bot N" (the first N nobody at the table goes by) and makes its lobby
         choices at once (Dungeon Cards: a free class the table allows), so it never holds up the
-        start. Its token is one nobody was given."""
+        start. Its token is one nobody was given. ``origin`` (the host's client address as a
+        keyed hash) is kept on the bot's seat: it counts the running tables of one address's
+        bots (``start``)."""
         if not bots.supports_bots(game.record.slug):
             raise Refused(409, "This game has no bots yet.")
         if level not in bots.LEVELS:
@@ -325,6 +335,7 @@ class GameService:
             name=f"{bots.BOT_NAME} {number}",
             token_hash=seat_tokens.hash_token(seat_tokens.new_token()),
             limit=play.table_size(game.rules, game.record.options),
+            origin=origin,
             bot=level,
         )
         if taken is None:

@@ -705,10 +705,33 @@ class Store:
         return None
 
     def seats_from(self, game_id: str, origin: str) -> int:
-        """How many seats of the game were taken mid-game from one client address (its hash)."""
+        """How many seats of the game were taken mid-game from one client address (its hash); a
+        bot the host seated carries the host's address for ``bot_tables_from`` and is not one."""
         with self.engine.connect() as conn:
             return conn.execute(
-                select(func.count()).select_from(seats).where(seats.c.game_id == game_id, seats.c.origin == origin)
+                select(func.count())
+                .select_from(seats)
+                .where(
+                    seats.c.game_id == game_id,
+                    seats.c.origin == origin,
+                    seats.c.bot.is_(None) | (seats.c.kept == 1),
+                )
+            ).scalar_one()
+
+    def bot_tables_from(self, origin: str) -> int:
+        """How many running games have a bot still in play that a host at one client address
+        (its hash) seated."""
+        with self.engine.connect() as conn:
+            return conn.execute(
+                select(func.count(func.distinct(seats.c.game_id)))
+                .select_from(seats.join(games, games.c.id == seats.c.game_id))
+                .where(
+                    games.c.status == "running",
+                    seats.c.origin == origin,
+                    seats.c.bot.is_not(None),
+                    seats.c.kept == 0,
+                    seats.c.gone == 0,
+                )
             ).scalar_one()
 
     def remove_seat(self, game_id: str, seat: str) -> int:
@@ -829,19 +852,51 @@ class Store:
         return played_by is not None
 
     def bot_tables(self) -> dict[str, tuple[int, float, list[str]]]:
-        """Running games where a bot plays a seat still in the game: {game: (version, when it last
-        changed, the bot seats in join order)}; one read for every table a process may drive."""
+        """Running games where a bot plays a seat still in the game and a person is present:
+        {game: (version, when it last changed, the bot seats in join order)}; one read for every
+        table a process may drive. A person is present while a seat a person plays (not a bot's,
+        nor kept by one) is still at the table: the presence loop drops a seat GRACE_SECONDS
+        after its pages closed, so bots with nobody left to play for wait, at no cost."""
+        person = seats.alias("person")
+        person_present = (
+            select(person.c.seat)
+            .where(person.c.game_id == games.c.id, person.c.bot.is_(None), person.c.gone == 0)
+            .exists()
+        )
         with self.engine.connect() as conn:
             rows = conn.execute(
                 select(games.c.id, games.c.version, games.c.updated_at, seats.c.seat)
                 .join(seats, seats.c.game_id == games.c.id)
-                .where(games.c.status == "running", seats.c.bot.is_not(None), seats.c.gone == 0)
+                .where(games.c.status == "running", seats.c.bot.is_not(None), seats.c.gone == 0, person_present)
                 .order_by(games.c.id, seats.c.joined_at, seats.c.seat)
             )
             tables: dict[str, tuple[int, float, list[str]]] = {}
             for game_id, version, updated_at, seat in rows:
                 tables.setdefault(game_id, (version, updated_at, []))[2].append(seat)
             return tables
+
+    def abandoned_bot_seats(self, older_than: float) -> list[tuple[str, str]]:
+        """(game, seat) of the bots still in running games that no person has been present at
+        since before ``older_than``: no seat a person plays is left, and none of the people's
+        seats (dropped, or kept by a bot) was seen since."""
+        person = seats.alias("person")
+        person_since = (
+            select(person.c.seat)
+            .where(
+                person.c.game_id == games.c.id,
+                (person.c.bot.is_(None) & (person.c.gone == 0)) | (person.c.last_seen >= older_than),
+                person.c.bot.is_(None) | (person.c.kept == 1),
+            )
+            .exists()
+        )
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(seats.c.game_id, seats.c.seat)
+                .join(games, games.c.id == seats.c.game_id)
+                .where(games.c.status == "running", seats.c.bot.is_not(None), seats.c.gone == 0, ~person_since)
+                .order_by(seats.c.game_id, seats.c.joined_at, seats.c.seat)
+            )
+            return [(g, s) for g, s in rows]
 
     def take_lease(self, game_id: str, owner: str, now: float, seconds: float) -> bool:
         """Hold (or renew) the lease on a game's bots until ``now + seconds``: True if ``owner``

@@ -17,7 +17,7 @@ from . import bots, browsers, play
 from . import seats as seat_tokens
 from .catalog import BY_SLUG, clean_name
 from .games import game_or_404, is_htmx, service, store, viewer_seat
-from .limits import CHAT, CREATE_GAME, JOIN, TABLE, limiter
+from .limits import CHAT, CREATE_GAME, JOIN, limiter, table_write
 from .realtime import push_chat
 from .security import check_csrf
 from .service import Seated, missing_choices
@@ -165,7 +165,7 @@ def join(game_id: str):
 
 
 @bp.post("/g/<game_id>/lobby")
-@limiter.limit(TABLE)
+@table_write
 def lobby_choice(game_id: str):
     """A seated player sets their name and lobby choices (e.g. a class) in the waiting room."""
     game, seat = _seated_in_waiting_room(game_id)
@@ -186,16 +186,16 @@ def lobby_choice(game_id: str):
 
 
 @bp.post("/g/<game_id>/start")
-@limiter.limit(TABLE)
+@table_write
 def start(game_id: str):
     """The host starts the game with everyone seated, in join order."""
     game, seat = _seated_in_waiting_room(game_id)
-    service().start(game, seat)
+    service().start(game, seat, seat_tokens.origin_of(request, current_app.config["SECRET_KEY"]))
     return _back(game_id)
 
 
 @bp.post("/g/<game_id>/leave-table")
-@limiter.limit(TABLE)
+@table_write
 def leave_table(game_id: str):
     """Leave the waiting room (once the game runs, leaving is the game's own action)."""
     _game, seat = _seated_in_waiting_room(game_id)
@@ -206,19 +206,19 @@ def leave_table(game_id: str):
 
 
 @bp.post("/g/<game_id>/add-bot")
-@limiter.limit(TABLE)
+@table_write
 def add_bot(game_id: str):
     """The host seats a bot (``level``: easy or normal) in a free seat of the waiting room."""
     game, seat = _seated_in_waiting_room(game_id)
     level = request.form.get("level", "normal")
     if level not in bots.LEVELS:
         abort(400, description=f"A bot's level is one of: {', '.join(bots.LEVELS)}.")
-    service().add_bot(game, seat, level)
+    service().add_bot(game, seat, level, seat_tokens.origin_of(request, current_app.config["SECRET_KEY"]))
     return _back(game_id)
 
 
 @bp.post("/g/<game_id>/remove-bot")
-@limiter.limit(TABLE)
+@table_write
 def remove_bot(game_id: str):
     """The host takes the bot in ``seat`` off the table; the seat is free again."""
     game, seat = _seated_in_waiting_room(game_id)
@@ -230,7 +230,7 @@ def remove_bot(game_id: str):
 
 
 @bp.post("/g/<game_id>/remove-seat")
-@limiter.limit(TABLE)
+@table_write
 def remove_seat(game_id: str):
     """The host takes the player in ``seat`` (a person, a bot or a classic client) off the table."""
     game, seat = _seated_in_waiting_room(game_id)
@@ -266,7 +266,7 @@ def chat(game_id: str):
 
 
 @bp.post("/g/<game_id>/classic")
-@limiter.limit(TABLE)
+@table_write
 def classic_clients(game_id: str):
     """The host lets classic TCP clients take seats at a Dungeon of Doom table (``on=1``), or
     stops taking new ones (``on=0``): webapp/classic.py."""
