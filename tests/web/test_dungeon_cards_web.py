@@ -10,8 +10,10 @@ import time
 import pytest
 
 import rules_engine
+from tests.helpers.web import Table as LobbyTable
+from tests.helpers.web import received
 from tests.page import Page, squash
-from webapp import hall_of_fame, play, presence, socketio
+from webapp import hall_of_fame, play, presence
 from webapp import seats as seat_tokens
 from webapp.store import Store
 from webapp.store import games as store_games
@@ -20,40 +22,25 @@ rules = rules_engine.get("dungeon-cards")
 NAMES = ["Ann", "Bob", "Cy", "Di", "Ed"]
 
 
-def received(sio, name="changed"):
-    return [e["args"][0] for e in sio.get_received() if e["name"] == name]
-
-
-class Table:
+class Table(LobbyTable):
     """A Dungeon Cards table opened through the lobby form: seats join by link, pick classes in
     the waiting room, and the host starts. ``markers`` places the Exit and Pit by hand."""
 
+    slug = "dungeon-cards"
+
     def __init__(self, app, seat_client, classes=("swordsman",), *, start=True, markers=((5, 8), (8, 8)), **options):
-        self.app = app
-        self.store = app.extensions["delve_store"]
-        self.host = seat_client()
-        self.host.get("/")
-        form = {"game": "dungeon-cards", "csrf_token": self.host.csrf, "name": NAMES[0], **options}
+        super().__init__(app, seat_client)
+        form = {"name": NAMES[0], **options}
         if isinstance(form.get("deck"), (list, tuple)):
             form["deck"] = " ".join(form["deck"])
         if markers:
             form["marker_placement"] = "manual"
         if "deck" in form:
             form.setdefault("shuffles", "stacked")
-        response = self.host.http.post("/games", data=form)
-        assert response.status_code == 303, response.get_data(as_text=True)
-        self.game_id = response.headers["Location"].rsplit("/", 1)[-1]
+        self.open(form)
         self.host.watch(self.game_id)
-        self.clients = {"p1": self.host}
-        for index in range(2, len(classes) + 1):
-            friend = seat_client()
-            friend.watch(self.game_id)
-            joined = friend.http.post(
-                f"/g/{self.game_id}/join", data={"csrf_token": friend.csrf, "name": NAMES[index - 1]}
-            )
-            assert joined.status_code == 303
-            friend.watch(self.game_id)
-            self.clients[f"p{index}"] = friend
+        for name in NAMES[1 : len(classes)]:
+            self.join(name)
         for index, cls in enumerate(classes, start=1):
             if cls:
                 assert self.choose(f"p{index}", cls).status_code == 303
@@ -66,19 +53,6 @@ class Table:
     def choose(self, seat, cls):
         client = self.clients[seat]
         return client.http.post(f"/g/{self.game_id}/lobby", data={"csrf_token": client.csrf, "classes": cls})
-
-    def start(self):
-        response = self.host.http.post(f"/g/{self.game_id}/start", data={"csrf_token": self.host.csrf})
-        assert response.status_code == 303, response.get_data(as_text=True)
-        for client in self.clients.values():
-            client.watch(self.game_id)
-
-    @property
-    def service(self):
-        return self.app.extensions["delve_service"]
-
-    def state(self):
-        return rules.load(self.store.load(self.game_id).snapshot)
 
     def act(self, seat, action, expect=200):
         client = self.clients[seat]
@@ -94,20 +68,6 @@ class Table:
 
     def page(self, seat):
         return self.clients[seat].board().get_data(as_text=True)
-
-    def socket(self, seat=None):
-        client = self.clients[seat].http if seat else self.app.test_client()
-        sio = socketio.test_client(self.app, flask_test_client=client)
-        page = Page(client.get(f"/g/{self.game_id}").get_data(as_text=True))
-        tickets = [tag["data-presence"] for tag in page.select("[data-presence]")]
-        ack = sio.emit(
-            "watch",
-            {"game": self.game_id, "version": -1, "presence": tickets[0] if tickets else None},
-            callback=True,
-        )
-        assert ack["ok"]
-        sio.get_received()
-        return sio
 
     def where(self, seat):
         return next(c["position"] for c in self.state()["characters"] if c["id"] == seat)

@@ -18,6 +18,8 @@ import pytest
 from sqlalchemy import update
 
 import rules_engine
+from tests.helpers.web import Table as LobbyTable
+from tests.helpers.web import received
 from tests.page import Page, squash
 from webapp import play, presence, socketio
 from webapp.catalog import BY_SLUG
@@ -27,10 +29,6 @@ from webapp.store import seats as seats_table
 rules = rules_engine.get("dungeon-of-doom")
 HALL = "duelling-hall"
 SEED = 20130228  # recognisable (the original rules' date), so a leak of it is easy to spot
-
-
-def received(sio, name="changed"):
-    return [e["args"][0] for e in sio.get_received() if e["name"] == name]
 
 
 def set_seed(store, game_id, seed):
@@ -50,8 +48,10 @@ def last_seen(store, game_id, seat):
     return next(s.last_seen for s in store.seats(game_id) if s.seat == seat)
 
 
-class Table:
+class Table(LobbyTable):
     """A host and friends at one Dungeon of Doom table, each a browser with a socket."""
+
+    slug = "dungeon-of-doom"
 
     def __init__(
         self,
@@ -67,14 +67,9 @@ class Table:
         test_options=None,
         form=None,
     ):
-        self.app = app
-        self.store = app.extensions["delve_store"]
+        super().__init__(app, seat_client)
         self.seed = seed
-        self.host = seat_client()
-        self.host.get("/")
         data = {
-            "game": "dungeon-of-doom",
-            "csrf_token": self.host.csrf,
             "name": "Ann",
             "map_choice": map_choice,
             "max_players": str(max_players),
@@ -84,48 +79,13 @@ class Table:
         if test_options is not None:
             app.config["TEST_OPTIONS"] = True  # what DELVE_TEST_OPTIONS=1 turns on (never in production)
             data["test_options"] = json.dumps(test_options)
-        response = self.host.http.post("/games", data=data)
-        assert response.status_code == 303, response.get_data(as_text=True)
-        self.game_id = response.headers["Location"].rsplit("/", 1)[-1]
+        self.open(data)
         set_seed(self.store, self.game_id, seed)
         self.host.watch(self.game_id)
-        self.clients = {"p1": self.host}
-        for index, name in enumerate(["Bob", "Cy", "Di", "Ed"][: players - 1], start=2):
-            friend = seat_client()
-            friend.watch(self.game_id)
-            joined = friend.http.post(f"/g/{self.game_id}/join", data={"csrf_token": friend.csrf, "name": name})
-            assert joined.status_code == 303
-            friend.watch(self.game_id)
-            self.clients[f"p{index}"] = friend
+        for name in ["Bob", "Cy", "Di", "Ed"][: players - 1]:
+            self.join(name)
         if start:
             self.start()
-
-    def start(self):
-        response = self.host.http.post(f"/g/{self.game_id}/start", data={"csrf_token": self.host.csrf})
-        assert response.status_code == 303, response.get_data(as_text=True)
-        for client in self.clients.values():
-            client.watch(self.game_id)
-
-    def socket(self, seat=None):
-        client = self.clients[seat].http if seat else self.app.test_client()
-        sio = socketio.test_client(self.app, flask_test_client=client)
-        page = Page(client.get(f"/g/{self.game_id}").get_data(as_text=True))
-        tickets = [tag["data-presence"] for tag in page.select("[data-presence]")]
-        ack = sio.emit(
-            "watch",
-            {"game": self.game_id, "version": -1, "presence": tickets[0] if tickets else None},
-            callback=True,
-        )
-        assert ack["ok"]
-        sio.get_received()
-        return sio
-
-    @property
-    def service(self):
-        return self.app.extensions["delve_service"]
-
-    def state(self):
-        return rules.load(self.store.load(self.game_id).snapshot)
 
     def turn_seat(self):
         return self.state()["turn"]["seat"]

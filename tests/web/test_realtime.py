@@ -2,15 +2,9 @@
 
 from __future__ import annotations
 
-from rules_engine.cards import standard_deck
+from tests.helpers.decks import S1_DECK as DECK
+from tests.helpers.web import received
 from webapp import socketio
-
-DECK = "5C 8D 3H 9S 7D KS JS QH 6S".split()
-DECK = DECK + [c for c in standard_deck() if c not in DECK]
-
-
-def received(sio, name="changed"):
-    return [event["args"][0] for event in sio.get_received() if event["name"] == name]
 
 
 def test_watcher_is_rung_after_each_committed_action_with_only_a_version(app, seat_client):
