@@ -15,7 +15,7 @@ from ...errors import IllegalAction
 from . import deck as _deck
 from . import endings, party, turns
 from .core import char, is_party, log, pretty_list, value
-from .data import BOSSES
+from .data import BARRAGE_CARDS, BARRAGE_LIVES, BOSSES
 
 
 def start(state: dict[str, Any], challenger: dict[str, Any], boss_card: str) -> None:
@@ -108,14 +108,14 @@ def _begin_exchange(state: dict[str, Any]) -> None:
     """§5.5 step 1: the boss draws 1 card, or 3 in a Royal Barrage."""
     c = state["combat"]
     c["exchange_number"] += 1
-    c["barrage"] = c["boss_rank"] == "K" and c["boss_lives"] == 1
+    c["barrage"] = BOSSES[c["boss_rank"]]["special"] == "Royal Barrage" and c["boss_lives"] == BARRAGE_LIVES
     c["draw_signal"] = False
     c["crit_decision"] = None
     c["fighter_cards"] = {}
     c["crit_cards"] = []
     redrawn: list[str] = []
     cards = []
-    for _ in range(3 if c["barrage"] else 1):
+    for _ in range(BARRAGE_CARDS if c["barrage"] else 1):
         card = _deck.draw_number(state, redrawn)
         if card is not None:
             c["table"].append(card)

@@ -77,6 +77,11 @@ CLASSES: dict[str, dict[str, Any]] = {
 PARTY_ONLY = frozenset(k for k, c in CLASSES.items() if c["party_only"])
 
 # §5.2 — bosses by rank.
+BARRAGE_CARDS = 3
+"""How many cards the King and every fighter draw in a Royal Barrage (§5.5)."""
+BARRAGE_LIVES = 1
+"""The King's lives that start a Royal Barrage (§5.5)."""
+
 BOSSES: dict[str, dict[str, Any]] = {
     "J": {"name": "Jack", "lives": 3, "special": None, "summary": "No special ability."},
     "Q": {

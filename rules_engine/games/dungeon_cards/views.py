@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ... import kit
@@ -181,7 +182,7 @@ def result(state: dict[str, Any]) -> dict[str, Any] | None:
         "scores": {c["id"]: c["level"] for c in chars},
         "reason": outcome["reason"],
         "result": outcome["result"],
-        "text": _result_sentence(outcome, chars),
+        "text": result_sentence(outcome, chars),
         "escaped": list(outcome["escaped"]),
         "hall_of_fame": kit.deep_copy(state["hall_of_fame"]),
     }
@@ -195,12 +196,14 @@ DEFEAT_REASONS = {
 }
 
 
-def _result_sentence(outcome: dict[str, Any], chars: list[dict[str, Any]]) -> str:
-    """The end in one sentence, naming seats as the log does (§7.4)."""
+def result_sentence(outcome: dict[str, Any], chars: list[dict[str, Any]], who: Callable[[str], str] = str) -> str:
+    """The end in one sentence (§7.4): ``outcome`` (the state's, or the result: its ``result``,
+    ``reason`` and ``escaped``) and the characters in seat order; ``who`` names a seat (the log
+    names seats by their ids; a page, by the players' names)."""
     if outcome["result"] == "victory":
-        return f"Victory: {chars[0]['id']} escaped the dungeon!"
+        return f"Victory: {who(chars[0]['id'])} escaped the dungeon!"
     if outcome["result"] == "team_victory":
-        return f"Team victory: {', '.join(outcome['escaped'])} escaped."
+        return f"Team victory: {', '.join(who(seat) for seat in outcome['escaped'])} escaped."
     if outcome["result"] == "abandoned":
         return "Everyone left: the game is abandoned."
     return f"Defeat: {DEFEAT_REASONS.get(outcome['reason'], outcome['reason'])}."
