@@ -15,7 +15,7 @@ from . import errors, hall_of_fame, limits, logs, rendering, security
 from .board_push import board_pushes
 from .config import PROJECT_ROOT, ConfigError, from_environment
 from .connections import SocketsPerAddress
-from .realtime import LocalDoorbell, RedisDoorbell, notify_changed, socketio
+from .realtime import LocalDoorbell, RedisDoorbell, count_sessions, notify_changed, socketio
 from .service import GameService
 from .store import Store, make_engine
 
@@ -54,10 +54,6 @@ def create_app(config: dict | None = None) -> Flask:
     logs.init_app(app)
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True
-    if app.config["TRUSTED_PROXIES"]:
-        n = app.config["TRUSTED_PROXIES"]
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=n, x_proto=n, x_host=n)  # type: ignore[method-assign]
-
     try:
         store = app.extensions["delve_store"] = Store(app.config["DATABASE_URL"])
     except (SQLAlchemyError, OSError) as error:  # OSError: an SQLite file's folder cannot be made
@@ -93,6 +89,12 @@ def create_app(config: dict | None = None) -> Flask:
         engineio_logger=False,
     )
     app.extensions["delve_sockets_per_address"] = SocketsPerAddress()
+    count_sessions(app)
+    if app.config["TRUSTED_PROXIES"]:
+        # Outside Socket.IO's middleware, which answers /socket.io/ itself: its handshakes and
+        # pages are counted per forwarded client address, not as the proxy's.
+        n = app.config["TRUSTED_PROXIES"]
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=n, x_proto=n, x_host=n)  # type: ignore[method-assign]
     # Boards are pushed from a background task, so an action's answer never waits for the other
     # pages' renders; tests render them at once, where they can see them.
     board_pushes.app = app

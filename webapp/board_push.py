@@ -31,6 +31,8 @@ from urllib.parse import urlencode
 
 from flask import Flask, g
 
+from .connections import SeatProof, still_held
+
 log = logging.getLogger("delve.pushes")
 
 LOG_MARK = re.compile(r'id="log-seen" name="log_seen" value="(\d+)"')
@@ -52,6 +54,9 @@ class Watcher:
     log_seen: int | None  # how much of the log it has shown (its announcer reads out the rest)
     remote_addr: str = "127.0.0.1"
     environ: dict | None = None  # the WSGI environ of its board's request, built once
+    # The seat holder's mark its ticket carried (connections.SeatProof): once the seat is left or
+    # held by someone else, the page is pushed a spectator's board.
+    seat_mark: str | None = None
 
 
 def request_environ(watcher: Watcher) -> dict:
@@ -172,6 +177,8 @@ class BoardPushes:
                 return
             # A solo game's board has no roster.
             prefetched = Prefetched(game, store.seats(game_id) if game.rules.table else [])
+            if any(watcher.seat is not None for _sid, watcher in watchers):
+                watchers = self._still_seated(store.seat_hashes(game_id), watchers)
             for sid, watcher in watchers:
                 acted = sid == acted_by
                 # The page that acted shows the revision its own action made (its POST's answer),
@@ -194,6 +201,17 @@ class BoardPushes:
                         current.log_seen = log_mark
                 if event is not None and self.emit is not None:
                     self.emit(event, data, sid)
+
+    @staticmethod
+    def _still_seated(seat_hashes: dict[str, str], watchers: list[tuple[str, Watcher]]) -> list[tuple[str, Watcher]]:
+        """The watchers, those whose seat has left its holder (left the table, or held by someone
+        else) made spectators: a socket proved its seat once, when it watched."""
+        return [
+            (sid, watcher)
+            if watcher.seat is None or still_held(seat_hashes, SeatProof(watcher.seat, watcher.seat_mark or ""))
+            else (sid, dataclasses.replace(watcher, seat=None, seat_mark=None))
+            for sid, watcher in watchers
+        ]
 
     def _render(self, app: Flask, prefetched: Prefetched, watcher: Watcher, *, acted: bool, own_revision: int):
         """(event, data, log mark) for one page, or None when it gets nothing this time."""

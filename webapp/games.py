@@ -188,15 +188,14 @@ def render_game(game: play.LoadedGame, seat: str | None, *, flash: str | None = 
         fragment=is_htmx(),
         new_log=[],
     )
+    ticket = None
     if seat is not None and not context["fragment"]:
         from .connections import ticket_for
 
         # The page proves its seat to its socket with this (the seat cookie never reaches the
         # socket), which then pushes it that seat's boards (board_push).
-        context["viewer_ticket"] = ticket_for(current_app, game.id, seat)
+        ticket = context["viewer_ticket"] = ticket_for(current_app, game.id, seat)
     if not entry.solo:
-        from .connections import ticket_for
-
         seats = seat_rows(game, now, viewer=seat)
         names = {row["seat"]: row["name"] for row in seats}
         context.update(
@@ -208,7 +207,7 @@ def render_game(game: play.LoadedGame, seat: str | None, *, flash: str | None = 
             # The chat and the presence ticket sit outside the blocks htmx swaps: a fragment (every
             # action and every push) never draws them, so it does not read the chat table.
             context.update(
-                presence_ticket=ticket_for(current_app, game.id, seat) if seat else None,
+                presence_ticket=ticket,
                 chat=store().chat(game.id),
             )
     if game.record.status == "waiting":

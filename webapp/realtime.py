@@ -11,13 +11,13 @@ import logging
 import threading
 import time
 
-from flask import current_app, request
-from flask_socketio import SocketIO, disconnect, emit, join_room, leave_room
+from flask import Flask, current_app, request
+from flask_socketio import SocketIO, disconnect, emit, join_room, leave_room, rooms
 from socketio import Manager, RedisManager
 from socketio.exceptions import ConnectionRefusedError as SocketRefused
 
 from .board_push import Watcher, board_pushes
-from .connections import connections, seat_from_ticket
+from .connections import SocketsPerAddress, connections, proof_from_ticket
 
 socketio = SocketIO()
 log = logging.getLogger("delve.realtime")
@@ -278,6 +278,39 @@ def _mark_away(pairs: list[tuple[str, str]]) -> None:
 
 TOO_MANY_PAGES = "Too many pages of Delve are open from your address. Close a few and reload this one."
 
+# Engine.IO sessions an address may hold, per open page it may hold (SOCKETS_PER_ADDRESS).
+SESSIONS_PER_PAGE = 2
+
+
+def count_sessions(app: Flask) -> None:
+    """Count Engine.IO sessions per client address from their handshake, as well as open pages.
+
+    A handshake that never connects a namespace is no page, yet its session holds memory until it
+    times out: uncounted, one address opened 20,000 in 50 s (~100 MB). An address may hold
+    ``SESSIONS_PER_PAGE`` times its cap of pages in sessions: a page needs one, and the slack lets
+    the page over its cap connect and be told why it is refused (``on_connect``). A handshake past
+    that is refused (401) and its session dropped at once."""
+    sessions = app.extensions["delve_sessions_per_address"] = SocketsPerAddress()
+    engine_io = socketio.server.eio
+    open_session, close_session = engine_io.handlers["connect"], engine_io.handlers["disconnect"]
+
+    def admit(eio_sid, environ):
+        cap = app.config.get("SOCKETS_PER_ADDRESS", 0) * SESSIONS_PER_PAGE
+        address = environ.get("REMOTE_ADDR") or ""
+        if not sessions.admit(eio_sid, address, cap):
+            log.warning("refused a handshake: %s holds its cap of Socket.IO sessions", address)
+            return TOO_MANY_PAGES
+        return open_session(eio_sid, environ)
+
+    def release(eio_sid, *reason):
+        try:
+            return close_session(eio_sid, *reason)
+        finally:
+            sessions.release(eio_sid)
+
+    engine_io.on("connect", admit)
+    engine_io.on("disconnect", release)
+
 
 @socketio.on("connect")
 def on_connect(_auth=None):
@@ -312,10 +345,12 @@ def watch(data):
     if revision is None:
         return {"ok": False, "error": "unknown game"}
     sid = request.sid  # Flask-SocketIO sets it on the request
+    _leave_other_games(game_id)
     join_room(table_room_of(game_id))
     boards = data.get("boards") is True
-    seat = seat_from_ticket(current_app, game_id, data.get("presence"))
-    viewer = seat if seat is not None else seat_from_ticket(current_app, game_id, data.get("viewer"))
+    presence = proof_from_ticket(current_app, game_id, data.get("presence"))
+    seat = presence.seat if presence is not None else None
+    viewer = presence or proof_from_ticket(current_app, game_id, data.get("viewer"))
     if boards:
         log_seen = data.get("log_seen")
         page = data.get("page")
@@ -324,7 +359,8 @@ def watch(data):
             sid,
             Watcher(
                 game_id=game_id,
-                seat=viewer,
+                seat=viewer.seat if viewer is not None else None,
+                seat_mark=viewer.mark if viewer is not None else None,
                 cookie=request.headers.get("Cookie", ""),
                 base_url=request.host_url,
                 page="waiting" if page == "waiting" else "",
@@ -351,6 +387,16 @@ def watch(data):
         else:
             emit("changed", {"version": revision})
     return {"ok": True, "version": revision}
+
+
+def _leave_other_games(game_id: str) -> None:
+    """A page shows one game: a socket that watches a new one leaves the rooms of any it watched
+    before, so it hears neither their chat nor their doorbell (``board_pushes.watch`` moves its
+    pushed boards over likewise). The seats it proved there stay proved until it closes or
+    unwatches them."""
+    for room in rooms():
+        if room.startswith(("g:", "t:")) and room[2:] != game_id:
+            leave_room(room)
 
 
 @handles("unwatch")

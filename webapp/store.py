@@ -64,6 +64,9 @@ games = Table(
     Column("created_at", Float, nullable=False),
     Column("updated_at", Float, nullable=False),
     Column("finished_at", Float, nullable=True),
+    # The highest seat number ("p<N>") ever given at this table. A seat left in the waiting room is
+    # deleted, and its number must go to nobody else: pages and sockets name a seat by its id.
+    Column("seats_issued", Integer, nullable=False, server_default="0"),
 )
 
 seats = Table(
@@ -235,6 +238,11 @@ class SeatRecord:
     """A bot plays this seat until its player comes back (a take-over)."""
 
 
+def _seat_number(seat: str) -> int:
+    """N of a seat "pN"; 0 for any other id (a solo game's seat)."""
+    return int(seat[1:]) if seat[:1] == "p" and seat[1:].isdigit() else 0
+
+
 def _bump(conn, game_id: str) -> int:
     """Bump the game's revision inside the caller's transaction; the new revision."""
     return conn.execute(
@@ -351,6 +359,7 @@ class Store:
                     created_at=now,
                     updated_at=now,
                     finished_at=None,
+                    seats_issued=max(map(_seat_number, seat_tokens), default=0),
                 )
             )
             for seat, (name, token_hash) in seat_tokens.items():
@@ -672,18 +681,29 @@ class Store:
 
         ``counted(seats)`` picks which seat ids count against the limit (default: all of them; a
         running game counts only the living). The seat number never reuses one that has been
-        taken: a seat that left stays in the log."""
+        given, even to a seat since deleted (left in the waiting room): a seat that left stays in
+        the log, and a page kept open names its seat by its id."""
         now = time.time()
         for _attempt in range(5):
             with self.engine.connect() as conn:
                 taken = [r[0] for r in conn.execute(select(seats.c.seat).where(seats.c.game_id == game_id))]
+                issued = conn.execute(select(games.c.seats_issued).where(games.c.id == game_id)).scalar() or 0
             active = len(counted(taken)) if counted is not None else len(taken)
             if active >= limit:
                 return None
-            number = max((int(s[1:]) for s in taken if s[1:].isdigit()), default=0) + 1
+            number = max([issued, *map(_seat_number, taken)]) + 1
             seat = f"p{number}"
             try:
                 with self.engine.begin() as conn:
+                    # Only past the highest number given so far: a number read before someone else
+                    # took it (and maybe left it since, deleting its row) is never given again.
+                    claimed = conn.execute(
+                        update(games)
+                        .where(games.c.id == game_id, games.c.seats_issued < number)
+                        .values(seats_issued=number)
+                    )
+                    if claimed.rowcount != 1:
+                        continue  # nothing written yet: try the next number
                     conn.execute(
                         insert(seats).values(
                             game_id=game_id,
