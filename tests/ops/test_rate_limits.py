@@ -189,7 +189,7 @@ def test_waiting_room_writes_are_limited_and_ring_nobody_over_the_limit(seat_cli
     for n in range(3, 20):
         assert_limited(rename(f"Ann {n}"))
     assert store.revision(game_id) == revision and store.seats(game_id)[0].name == "Ann 2"
-    for route in ("start", "leave-table"):  # each of the waiting room's writes has its own counter
+    for route in ("start", "leave-table"):  # the waiting room's writes share one budget per table and address
         for _ in range(2):
             host.http.post(f"/g/{game_id}/{route}", data={"csrf_token": "wrong"})
         assert_limited(host.http.post(f"/g/{game_id}/{route}", data={"csrf_token": host.csrf}))
