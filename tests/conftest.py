@@ -5,13 +5,29 @@ from __future__ import annotations
 import json
 import os
 import re
+from pathlib import Path
 
 import pytest
 
+from tests.helpers.web import form_token
+
 os.environ.setdefault("SECRET_KEY", "tests-only-secret-key")
 
-CSRF_RE = re.compile(r'name="csrf_token" value="([^"]+)"|"X-CSRF-Token": "([^"]+)"')
 VERSION_RE = re.compile(r'data-version="(\d+)"')
+
+# The quick set (`pytest -m fast`): engine and web tests, all in-process (no browser, no real
+# server). A test needing a real service, a browser, or many seconds is marked and left out.
+FAST_FOLDERS = {"engine", "web"}
+NOT_FAST = ("postgres", "redis", "e2e", "slow")
+
+
+def pytest_collection_modifyitems(config, items):
+    tests_dir = Path(__file__).resolve().parent
+    for item in items:
+        folder = Path(item.path).resolve().parent
+        if folder.parent == tests_dir and folder.name in FAST_FOLDERS:
+            if not any(item.get_closest_marker(name) for name in NOT_FAST):
+                item.add_marker(pytest.mark.fast)
 
 
 @pytest.fixture
@@ -47,8 +63,8 @@ class SeatClient:
     def _remember(self, response):
         text = response.get_data(as_text=True)
         self.bodies.append(text)
-        if match := CSRF_RE.search(text):
-            self.csrf = match.group(1) or match.group(2)
+        if token := form_token(text):
+            self.csrf = token
         if match := VERSION_RE.search(text):
             self.version = int(match.group(1))
         return response

@@ -16,27 +16,13 @@ from hypothesis import strategies as st
 from werkzeug.datastructures import MultiDict
 
 import rules_engine
+from tests.helpers.web import Browser
 from webapp import create_app, play, socketio
 from webapp.seats import COOKIE_NAME
 
-CSRF_RE = re.compile(r'name="csrf_token" value="([^"]+)"')
 ALERT_RE = re.compile(r'role="alert"[^>]*>(.*?)</p>', re.S)
 TAG_RE = re.compile(r"<[^>]+>")
 HALL = "name Fuzz Hall\nwin 2\n#######\n#G...E#\n#..G..#\n#######"
-
-
-class Browser:
-    def __init__(self, app):
-        self.http = app.test_client()
-        self.csrf = CSRF_RE.search(self.http.get("/").get_data(as_text=True)).group(1)
-
-    def create(self, **form) -> str:
-        response = self.http.post("/games", data={"csrf_token": self.csrf, **form})
-        assert response.status_code == 303, response.get_data(as_text=True)[:500]
-        return response.headers["Location"].rsplit("/", 1)[-1]
-
-    def token(self, game_id: str) -> str:
-        return self.http.get_cookie(COOKIE_NAME, path=f"/g/{game_id}").value
 
 
 @pytest.fixture(scope="module")

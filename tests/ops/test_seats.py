@@ -16,12 +16,12 @@ import pytest
 from cluster import PRESENCE_RE, action_version, log_records
 
 import rules_engine
+from tests.helpers.web import form_token
 from webapp import create_app
 from webapp.seats import COOKIE_NAME
 
 dod = rules_engine.get("dungeon-of-doom")
 TOKEN_SHAPE = re.compile(r"^[A-Za-z0-9_-]{43}$")  # 32 bytes in URL-safe base64, unpadded
-CSRF_RE = re.compile(r'name="csrf_token" value="([^"]+)"')
 GAMES = 150
 
 
@@ -32,7 +32,7 @@ def test_seat_tokens_are_256_bit_unique_and_stored_only_hashed(tmp_path):
     tokens: dict[str, str] = {}  # token -> game
     for index in range(GAMES):
         client = app.test_client()
-        csrf = CSRF_RE.search(client.get("/").get_data(as_text=True)).group(1)
+        csrf = form_token(client.get("/").get_data(as_text=True))
         if index % 3:
             response = client.post("/games", data={"game": "shuffle-and-doom", "csrf_token": csrf, "size": "4"})
         else:  # tables: the host's seat, and a guest's from /join
@@ -41,7 +41,7 @@ def test_seat_tokens_are_256_bit_unique_and_stored_only_hashed(tmp_path):
         tokens[client.get_cookie(COOKIE_NAME, path=f"/g/{game_id}").value] = game_id
         if index % 3 == 0:
             guest = app.test_client()
-            guest_csrf = CSRF_RE.search(guest.get(f"/g/{game_id}").get_data(as_text=True)).group(1)
+            guest_csrf = form_token(guest.get(f"/g/{game_id}").get_data(as_text=True))
             assert guest.post(f"/g/{game_id}/join", data={"csrf_token": guest_csrf, "name": "Bob"}).status_code == 303
             tokens[guest.get_cookie(COOKIE_NAME, path=f"/g/{game_id}").value] = game_id
     assert len(tokens) == GAMES + GAMES // 3  # no token twice

@@ -50,6 +50,7 @@ from hypothesis import strategies as st
 from sqlalchemy import select, update
 from werkzeug.datastructures import MultiDict
 
+from tests.helpers.web import Browser
 from webapp import create_app, play
 from webapp.catalog import BY_SLUG, GAMES, parse_options
 from webapp.hall_of_fame import hall_of_fame
@@ -68,31 +69,10 @@ pytestmark = pytest.mark.filterwarnings(
 )
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
-CSRF_RE = re.compile(r'name="csrf_token" value="([^"]+)"')
 HALL = "name Fuzz Hall\nwin 2\n#######\n#G...E#\n#..G..#\n#######"
 SEED = 20240607
 
 # ---- the world ---------------------------------------------------------------------------------
-
-
-class Browser:
-    """One browser: its own cookies (the session that holds its CSRF token, its seat cookies)."""
-
-    def __init__(self, app):
-        self.http = app.test_client()
-        self.csrf = CSRF_RE.search(self.http.get("/").get_data(as_text=True)).group(1)
-
-    def create(self, **form) -> str:
-        response = self.http.post("/games", data={"csrf_token": self.csrf, **form})
-        assert response.status_code == 303, response.get_data(as_text=True)[:500]
-        return response.headers["Location"].rsplit("/", 1)[-1]
-
-    def post(self, path: str, **form):
-        return self.http.post(path, data={"csrf_token": self.csrf, **form})
-
-    def token(self, game_id: str) -> str | None:
-        cookie = self.http.get_cookie(COOKIE_NAME, path=f"/g/{game_id}")
-        return cookie.value if cookie else None
 
 
 @dataclass
