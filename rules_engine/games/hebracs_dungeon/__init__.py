@@ -24,10 +24,11 @@ from __future__ import annotations
 from typing import Any
 
 from rules_engine import kit
-from rules_engine.errors import IllegalAction, InvalidAction
+from rules_engine.errors import InvalidAction
 
 from . import actions as _actions
 from . import data  # noqa: F401  (the page templates render rules tables from ``rules.data``)
+from . import flow as _flow
 from . import risks as _risks
 from . import scoring as _scoring
 from . import state as _state
@@ -69,16 +70,32 @@ def legal_actions(state: dict[str, Any], seat: str) -> list[dict[str, Any]]:
     return _actions.legal(state)
 
 
-def apply(state: dict[str, Any], seat: str, action: dict[str, Any]) -> dict[str, Any]:
-    """The state after ``action``; the input is never changed. Raises InvalidAction / IllegalAction."""
-    parsed = _actions.parse(action)
+def _refusal(state: dict[str, Any], seat: str, _action: dict[str, Any]) -> str | None:
     if seat != state["seat"]:
-        raise IllegalAction("you have no seat in this game")
+        return "you have no seat in this game"
     if state["status"] != "playing":
-        raise IllegalAction("the game is over")
-    new = _state.clone(state)
-    _actions.perform(new, parsed)
-    return new
+        return "the game is over"
+    return None
+
+
+def _settled(state: dict[str, Any], _action: dict[str, Any]) -> dict[str, Any]:
+    _flow.settle(state)
+    return state
+
+
+_ENGINE = kit.Engine(
+    actions=_actions.ACTIONS,
+    wording=_actions.WORDING,
+    refusal=_refusal,
+    copy=_state.clone,
+    finish=_settled,
+    not_a_state="not a saved game of Hebrac's Dungeon",
+    state_keys=_STATE_KEYS,
+    exact_keys=True,
+)
+apply = _ENGINE.apply
+dump = _ENGINE.dump
+load = _ENGINE.load
 
 
 def view(state: dict[str, Any], seat: str | None) -> dict[str, Any]:
@@ -94,18 +111,6 @@ def full_view(state: dict[str, Any]) -> dict[str, Any]:
 def result(state: dict[str, Any]) -> dict[str, Any] | None:
     """None while playing; else winners, scores, reason and the score details (13.7)."""
     return _scoring.result(state)
-
-
-def dump(state: dict[str, Any]) -> dict[str, Any]:
-    copy: dict[str, Any] = kit.deep_copy(state)
-    return copy
-
-
-def load(saved: dict[str, Any]) -> dict[str, Any]:
-    if not isinstance(saved, dict) or set(saved) != _STATE_KEYS:
-        raise InvalidAction("not a saved game of Hebrac's Dungeon")
-    copy: dict[str, Any] = kit.deep_copy(saved)
-    return copy
 
 
 def action_label(state: dict[str, Any], action: dict[str, Any]) -> str:

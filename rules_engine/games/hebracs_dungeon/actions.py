@@ -72,47 +72,13 @@ _SPELL_PARAMS: dict[str, dict[str, kit.Spec]] = {
     "stone_statue": {**_SPELL_ONLY, "targets": _chambers},
 }
 
-# The parameters of each action (``kit.parse_action``); a spell's depend on the spell.
-ACTIONS: dict[str, dict[str, kit.Spec] | kit.Variants] = {
-    **{
-        kind: {}
-        for kind in (
-            "descend",
-            "fight",
-            "propose_trade",
-            "decline",
-            "play",
-            "attack",
-            "finish_attack",
-            "stop_peeking",
-            "resign",
-        )
-    },
-    "move": {"row": _WHOLE, "col": _WHOLE},
-    "peek": {"row": _WHOLE, "col": _WHOLE},
-    "offer": {"cards": _cards},
-    "buy": {"gems": _cards},
-    "priestess": {"choice": kit.Param(("heal", "treasure"), "'choice' must be 'heal' or 'treasure'")},
-    "drink": {"card": _card},
-    "call_prisoner": {"card": _card},
-    "drop": {"card": _card},
-    "destroy": {"targets": _chambers},
-    "cast": kit.Variants(
-        "spell", {spell: _SPELL_PARAMS.get(spell, _SPELL_ONLY) for spell in data.SPELLS}, "unknown spell {value!r}"
-    ),
-}
 # A parameter left out or given as None is checked as None, so its own check says what it must be.
-_WORDING = kit.Wording(
+WORDING = kit.Wording(
     not_an_object="an action must be a mapping with a 'type'",
     unexpected=lambda kind, names: f"unexpected parameter {names[0]!r} for {kind!r}",
     missing=None,
     none_is_absent=True,
 )
-
-
-def parse(action: object) -> dict[str, Any]:
-    """The action in canonical form, or ``InvalidAction`` if it is malformed."""
-    return kit.parse_action(action, ACTIONS, _WORDING)
 
 
 # --- rules per action ------------------------------------------------------------------------------
@@ -139,7 +105,7 @@ def _require(state: dict[str, Any], phases: tuple[str, ...], what: str) -> None:
         raise IllegalAction(f"you cannot {what} now: {WHY_NOT[state['phase']]}")
 
 
-def _move(state: dict[str, Any], action: dict[str, Any]) -> None:
+def _move(state: dict[str, Any], _seat: str, action: dict[str, Any]) -> None:
     _require(state, ("start_level", "explore"), "move")
     pos = [action["row"], action["col"]]
     if not in_grid(state, pos):
@@ -153,7 +119,7 @@ def _move(state: dict[str, Any], action: dict[str, Any]) -> None:
     flow.enter(state, pos)
 
 
-def _descend(state: dict[str, Any], action: dict[str, Any]) -> None:
+def _descend(state: dict[str, Any], _seat: str, action: dict[str, Any]) -> None:
     _require(state, ("explore",), "go down")
     if cleared_count(state) < descent_threshold(state):
         raise IllegalAction(
@@ -162,7 +128,7 @@ def _descend(state: dict[str, Any], action: dict[str, Any]) -> None:
     flow.descend(state)
 
 
-def _fight(state: dict[str, Any], action: dict[str, Any]) -> None:
+def _fight(state: dict[str, Any], _seat: str, action: dict[str, Any]) -> None:
     if state["phase"] == "trade":
         if state["options"]["alignment"] != "evil":
             raise IllegalAction("once a trade is proposed you may not fight the adventurer")
@@ -173,12 +139,12 @@ def _fight(state: dict[str, Any], action: dict[str, Any]) -> None:
     battle.start(state, pos)
 
 
-def _propose_trade(state: dict[str, Any], action: dict[str, Any]) -> None:
+def _propose_trade(state: dict[str, Any], _seat: str, action: dict[str, Any]) -> None:
     _require(state, ("adventurer",), "propose a trade")
     flow.propose_trade(state)
 
 
-def _offer(state: dict[str, Any], action: dict[str, Any]) -> None:
+def _offer(state: dict[str, Any], _seat: str, action: dict[str, Any]) -> None:
     _require(state, ("trade",), "offer cards")
     trade.check_offer(state, action["cards"])
     for card in action["cards"]:
@@ -191,7 +157,7 @@ def _offer(state: dict[str, Any], action: dict[str, Any]) -> None:
     flow.close_with_treasure(state)
 
 
-def _buy(state: dict[str, Any], action: dict[str, Any]) -> None:
+def _buy(state: dict[str, Any], _seat: str, action: dict[str, Any]) -> None:
     _require(state, ("merchant",), "buy")
     trade.check_purchase(state, action["gems"])
     for card in action["gems"]:
@@ -204,7 +170,7 @@ def _buy(state: dict[str, Any], action: dict[str, Any]) -> None:
     flow.close_with_treasure(state)
 
 
-def _decline(state: dict[str, Any], action: dict[str, Any]) -> None:
+def _decline(state: dict[str, Any], _seat: str, action: dict[str, Any]) -> None:
     phase = state["phase"]
     _require(state, ("trade", "merchant", "hebrac", "hebrac_reward"), "decline")
     if phase == "hebrac_reward":
@@ -215,7 +181,7 @@ def _decline(state: dict[str, Any], action: dict[str, Any]) -> None:
     flow.send_away(state, why[phase])
 
 
-def _priestess(state: dict[str, Any], action: dict[str, Any]) -> None:
+def _priestess(state: dict[str, Any], _seat: str, action: dict[str, Any]) -> None:
     _require(state, ("priestess",), "answer a priestess")
     pos = state["encounter"]["pos"]
     if action["choice"] == "heal":
@@ -230,7 +196,7 @@ def _priestess(state: dict[str, Any], action: dict[str, Any]) -> None:
         flow.close_with_treasure(state)
 
 
-def _play(state: dict[str, Any], action: dict[str, Any]) -> None:
+def _play(state: dict[str, Any], _seat: str, action: dict[str, Any]) -> None:
     _require(state, ("hebrac", "hebrac_reward"), "play Hebrac's game")
     if not state["hand_deck"]:
         raise IllegalAction("the Hand Deck is empty: Hebrac's game cannot be played")
@@ -247,17 +213,17 @@ def _play(state: dict[str, Any], action: dict[str, Any]) -> None:
             flow.send_away(state, f"Hebrac takes {data.HEBRAC_TOLL} life ({state['life']} left) and vanishes")
 
 
-def _attack(state: dict[str, Any], action: dict[str, Any]) -> None:
+def _attack(state: dict[str, Any], _seat: str, action: dict[str, Any]) -> None:
     _require(state, ("battle",), "attack")
     battle.attack(state)
 
 
-def _finish_attack(state: dict[str, Any], action: dict[str, Any]) -> None:
+def _finish_attack(state: dict[str, Any], _seat: str, action: dict[str, Any]) -> None:
     _require(state, ("after_draw",), "finish an attack")
     battle.finish_attack(state)
 
 
-def _drink(state: dict[str, Any], action: dict[str, Any]) -> None:
+def _drink(state: dict[str, Any], _seat: str, action: dict[str, Any]) -> None:
     card = action["card"]
     if state["phase"] == "overflow":
         raise IllegalAction(f"you cannot drink now: {WHY_NOT['overflow']}")
@@ -283,7 +249,7 @@ def _drink(state: dict[str, Any], action: dict[str, Any]) -> None:
         raise IllegalAction(f"{card} cannot be drunk")
 
 
-def _call_prisoner(state: dict[str, Any], action: dict[str, Any]) -> None:
+def _call_prisoner(state: dict[str, Any], _seat: str, action: dict[str, Any]) -> None:
     card = action["card"]
     if state["phase"] == "after_draw":
         raise IllegalAction("prisoners cannot join once the attack card is drawn")
@@ -295,11 +261,11 @@ def _call_prisoner(state: dict[str, Any], action: dict[str, Any]) -> None:
     log(state, f"The prisoner {card} joins the battle: +3 to every attack.")
 
 
-def _cast(state: dict[str, Any], action: dict[str, Any]) -> None:
+def _cast(state: dict[str, Any], _seat: str, action: dict[str, Any]) -> None:
     spells.cast(state, action)
 
 
-def _peek(state: dict[str, Any], action: dict[str, Any]) -> None:
+def _peek(state: dict[str, Any], _seat: str, action: dict[str, Any]) -> None:
     _require(state, ("remote_vision",), "peek")
     pos = [action["row"], action["col"]]
     decision = state["decision"]
@@ -318,13 +284,13 @@ def _peek(state: dict[str, Any], action: dict[str, Any]) -> None:
         state["decision"] = None
 
 
-def _stop_peeking(state: dict[str, Any], action: dict[str, Any]) -> None:
+def _stop_peeking(state: dict[str, Any], _seat: str, action: dict[str, Any]) -> None:
     _require(state, ("remote_vision",), "stop peeking")
     state["decision"] = None
     log(state, "You stop peeking.")
 
 
-def _destroy(state: dict[str, Any], action: dict[str, Any]) -> None:
+def _destroy(state: dict[str, Any], _seat: str, action: dict[str, Any]) -> None:
     _require(state, ("genie_of_death",), "choose targets")
     targets = action["targets"]
     count = state["decision"]["count"]
@@ -344,7 +310,7 @@ def _destroy(state: dict[str, Any], action: dict[str, Any]) -> None:
     state["decision"] = None
 
 
-def _drop(state: dict[str, Any], action: dict[str, Any]) -> None:
+def _drop(state: dict[str, Any], _seat: str, action: dict[str, Any]) -> None:
     _require(state, ("overflow",), "drop a treasure")
     card = action["card"]
     if card not in state["inventory"]:
@@ -355,39 +321,42 @@ def _drop(state: dict[str, Any], action: dict[str, Any]) -> None:
     log(state, f"You drop {card}.")
 
 
-def _resign(state: dict[str, Any], action: dict[str, Any]) -> None:
+def _resign(state: dict[str, Any], _seat: str, action: dict[str, Any]) -> None:
     end(state, "resigned")
 
 
-HANDLERS = {
-    "move": _move,
-    "descend": _descend,
-    "fight": _fight,
-    "propose_trade": _propose_trade,
-    "offer": _offer,
-    "buy": _buy,
-    "decline": _decline,
-    "priestess": _priestess,
-    "play": _play,
-    "attack": _attack,
-    "finish_attack": _finish_attack,
-    "drink": _drink,
-    "call_prisoner": _call_prisoner,
-    "cast": _cast,
-    "peek": _peek,
-    "stop_peeking": _stop_peeking,
-    "destroy": _destroy,
-    "drop": _drop,
-    "resign": _resign,
+_Kind = kit.ActionKind[dict[str, Any]]
+
+# Every action: its parameters (``kit.parse_action``; a spell's depend on the spell) and what
+# carries it out.
+ACTIONS: dict[str, _Kind] = {
+    "move": _Kind({"row": _WHOLE, "col": _WHOLE}, _move),
+    "descend": _Kind({}, _descend),
+    "fight": _Kind({}, _fight),
+    "propose_trade": _Kind({}, _propose_trade),
+    "offer": _Kind({"cards": _cards}, _offer),
+    "buy": _Kind({"gems": _cards}, _buy),
+    "decline": _Kind({}, _decline),
+    "priestess": _Kind(
+        {"choice": kit.Param(("heal", "treasure"), "'choice' must be 'heal' or 'treasure'")}, _priestess
+    ),
+    "play": _Kind({}, _play),
+    "attack": _Kind({}, _attack),
+    "finish_attack": _Kind({}, _finish_attack),
+    "drink": _Kind({"card": _card}, _drink),
+    "call_prisoner": _Kind({"card": _card}, _call_prisoner),
+    "cast": _Kind(
+        kit.Variants(
+            "spell", {spell: _SPELL_PARAMS.get(spell, _SPELL_ONLY) for spell in data.SPELLS}, "unknown spell {value!r}"
+        ),
+        _cast,
+    ),
+    "peek": _Kind({"row": _WHOLE, "col": _WHOLE}, _peek),
+    "stop_peeking": _Kind({}, _stop_peeking),
+    "destroy": _Kind({"targets": _chambers}, _destroy),
+    "drop": _Kind({"card": _card}, _drop),
+    "resign": _Kind({}, _resign),
 }
-
-
-def perform(state: dict[str, Any], action: dict[str, Any]) -> None:
-    """Apply a parsed action to ``state`` in place (the caller passes a copy)."""
-    if not playing(state):
-        raise IllegalAction("the game is over")
-    HANDLERS[action["type"]](state, action)
-    flow.settle(state)
 
 
 # --- legal actions -------------------------------------------------------------------------------
