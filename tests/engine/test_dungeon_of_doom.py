@@ -844,7 +844,7 @@ class TestHiddenInformation:
             action = rng.choice([a for a in dod.legal_actions(trimmed, seat) if a["type"] != "leave"])
             trimmed = dod.apply(trimmed, seat, action)
             with monkeypatch.context() as m:
-                m.setattr(dod.module, "_still_showable", keep_all)
+                m.setattr(dod.module.transaction, "_still_showable", keep_all)
                 whole = dod.apply(whole, seat, action)
             for viewer in ("p1", "p2", "p3", None):
                 assert dod.view(trimmed, viewer) == dod.view(whole, viewer)
