@@ -223,7 +223,7 @@ __all__ = [
     "dump",
     "event_text",
     "field_of_view",
-        "form_options",
+    "form_options",
     "full_view",
     "generate_map",
     "grid_rows",
