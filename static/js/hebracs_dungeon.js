@@ -10,8 +10,10 @@
     return text.replace(/\{(\w+)\}/g, function (whole, name) { return name in blanks ? blanks[name] : whole; });
   }
 
-  /* Which sentence fits the ticked cards: at least the price, no superfluous card, no change (rules 9.3);
-     the presenter (pay_case) decides the same way for the page as first drawn. */
+  /* Which sentence fits the ticked cards: at least the price, no superfluous card, no change (rules 9.3).
+     The rule is the engine's (trade.payment_case, which the presenter uses for the page as first
+     drawn); this mirror answers a tick without a round trip, and e2e/test_hebracs_payment_mirror.py
+     holds it to the engine's answers. */
   function payCase(values, target) {
     var total = values.reduce(function (a, b) { return a + b; }, 0);
     if (!values.length) return "none";
@@ -26,7 +28,8 @@
     return fill(say[payCase(values, target)], { total: total, lost: total - target, spare: say.names[spare] || spare });
   }
 
-  /* A scaled spell buys whole steps of `per` points, at most `cap` of them. */
+  /* A scaled spell buys whole steps of `per` points, at most `cap` of them: the engine's
+     spells.scaled_units, mirrored like payCase (and held to it by the same test). */
   function scaledText(say, total, per, cap) {
     if (!total) return say.none;
     var units = Math.min(Math.floor(total / per), cap);
