@@ -4,7 +4,7 @@ view forecasts, the spell costs and Hebrac's toll of ``data``, the engine's onlo
 from __future__ import annotations
 
 import rules_engine
-from rules_engine.games.hebracs_dungeon import data
+from rules_engine.games.hebracs_dungeon import battle, data
 from tests.helpers.hebracs_dungeon import situation
 from webapp.play import ActionButton
 from webapp.presenters import Scene
@@ -46,3 +46,15 @@ def test_an_onlooker_reads_the_engines_onlooker_sentence():
     assert (
         presenter.present(onlooker)["status_line"]["text"] == f"Ann gave up the quest. Score {result['scores']['p1']}."
     )
+
+
+def test_the_bag_and_the_hero_bar_count_with_the_engines_numbers(monkeypatch):
+    monkeypatch.setattr(data, "SCEPTER_FACTOR", 3)
+    monkeypatch.setattr(data, "RUBY_LIFE", 4)
+    monkeypatch.setattr(battle, "PRISONER_BONUS", 2)
+    state = situation(inventory=["AC", "AH", "4C", "JD"], position=(1, 1), cells={(1, 1): "cleared"})
+    page = presenter.present(scene(state))
+    sums = {group["id"]: group["sum"] for group in page["bag"]["groups"]}
+    assert sums["magic"] == "12 points (doubled by the Scepter)"
+    assert sums["prisoners"] == "1 × +2 per attack"
+    assert page["hero"]["life_note"].endswith("+ 4 Ruby of Gaza")

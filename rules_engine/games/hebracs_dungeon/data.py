@@ -152,6 +152,15 @@ STEAL_RANK: dict[str, int] = {code: i + 1 for i, code in enumerate(STEAL_RANKING
 
 HEBRAC_TOLL = 5
 """The life Hebrac's game takes on a black card or a joker (6.14)."""
+RUBY_LIFE = 5
+"""What the Ruby of Gaza (the ace of hearts) adds to the maximum life (R36)."""
+SCEPTER_FACTOR = 2
+"""What the Scepter of Leynos (the ace of clubs) multiplies each magic potion's points by (6.2)."""
+
+
+def potion_points(card: str, inventory: list[str]) -> int:
+    """A magic potion's points: its rank, multiplied while the Scepter of Leynos is held (6.2)."""
+    return number(card) * (SCEPTER_FACTOR if "AC" in inventory else 1)
 
 
 # --- what each card is, as enemy and as treasure (2.3), for the how-to-play page --------------

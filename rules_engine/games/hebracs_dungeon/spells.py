@@ -57,7 +57,7 @@ PHASE_TEXT = {
 
 def magic_points(state: dict[str, Any], card: str) -> int:
     """A magic potion's points: its rank, doubled by the Scepter of Leynos (6.2)."""
-    return data.number(card) * (2 if "AC" in state["inventory"] else 1)
+    return data.potion_points(card, state["inventory"])
 
 
 def potion_items(state: dict[str, Any]) -> list[tuple[str, int]]:

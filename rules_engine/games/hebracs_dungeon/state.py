@@ -334,7 +334,8 @@ def treasure_label(state: dict[str, Any], pos: Sequence[int]) -> str:
 
 def refresh_max_life(state: dict[str, Any]) -> None:
     """Max = base + 5 with the Ruby + the Genies of Life (R36); life is clamped, never raised."""
-    state["max_life"] = state["base_max_life"] + (5 if "AH" in state["inventory"] else 0) + state["genie_life_bonus"]
+    ruby = data.RUBY_LIFE if "AH" in state["inventory"] else 0
+    state["max_life"] = state["base_max_life"] + ruby + state["genie_life_bonus"]
     if state["life"] > state["max_life"]:
         state["life"] = state["max_life"]
 

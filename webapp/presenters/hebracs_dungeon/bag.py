@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rules_engine.games.hebracs_dungeon import data
+from rules_engine.games.hebracs_dungeon import battle, data
 from rules_engine.text import counted
 
 from .page import Page
@@ -21,12 +21,14 @@ def bag(view: dict, page: Page) -> dict:
     inventory = view["inventory"]
     limit = view["options"]["inventory_limit"]
     fighting = view["battle"] is not None
-    scepter = "AC" in inventory
     groups = []
     drinkable = set()
     for gid, title, belongs in BAG_GROUPS:
         cards = [c for c in inventory if belongs(c)]
-        total = len(cards) if gid == "prisoners" else sum(data.number(c) for c in cards)
+        # Prisoners are counted; magic potions count their points (the Scepter multiplies them);
+        # the rest, their ranks.
+        worth = {} if gid == "prisoners" else {c: bag_worth(gid, c, inventory) for c in cards}
+        total = len(cards) if gid == "prisoners" else sum(worth[c] for c in cards)
         items = []
         for c in cards:
             # Strength potions in a battle are offered in the battle panel, with their bonus.
@@ -37,7 +39,7 @@ def bag(view: dict, page: Page) -> dict:
             items.append(
                 {
                     "card": c,
-                    "badge": f"{data.number(c) * 2} pts" if gid == "magic" and scepter else None,
+                    "badge": f"{worth[c]} pts" if gid == "magic" and "AC" in inventory else None,
                     "drink": drink,
                 }
             )
@@ -55,6 +57,10 @@ def bag(view: dict, page: Page) -> dict:
     }
 
 
+def bag_worth(gid: str, card: str, inventory: list[str]) -> int:
+    return data.potion_points(card, inventory) if gid == "magic" else data.number(card)
+
+
 def bag_sum(gid: str, total: int, inventory: list[str]) -> str:
     if gid == "life":
         return f"{total} life in all"
@@ -64,6 +70,6 @@ def bag_sum(gid: str, total: int, inventory: list[str]) -> str:
         return f"+{total} in all"
     if gid == "magic":
         if "AC" in inventory:
-            return f"{total * 2} points (doubled by the Scepter)"
+            return f"{total} points (doubled by the Scepter)"
         return f"{total} points"
-    return f"{total} × +3 per attack"
+    return f"{total} × +{battle.PRISONER_BONUS} per attack"

@@ -13,7 +13,7 @@ def hero(view: dict, player: bool) -> dict:
     if view["max_life"] != view["base_max_life"]:
         life_note = f"Maximum {view['base_max_life']}"
         if "AH" in inventory:
-            life_note += " + 5 Ruby of Gaza"
+            life_note += f" + {data.RUBY_LIFE} Ruby of Gaza"
         if view["genie_life_bonus"]:
             life_note += f" + {view['genie_life_bonus']} Genie of Life"
     aces = []
