@@ -24,7 +24,9 @@ Declarations (module attribute → default):
 - ``OPTIONS`` → (): the creation form's options (``rules_engine.options.Option``), whose ranges and
   choices the engine's own checks read; ``TEST_OPTIONS`` → (): option names accepted only from
   tests (forced dice); ``form_options(form, options)`` → nothing: turns the form's own fields
-  (a preset, an uploaded map's bytes) into options, raising InvalidAction for a bad one.
+  (a preset, an uploaded map's bytes) into options, raising InvalidAction for a bad one;
+  ``form_fields_for(options)`` → {}: the reverse, the form's own fields that make ``options``
+  (an imported game's options go through the creation form's checks with them).
 - ``LOBBY_FIELDS`` → (): what each seat chooses in the waiting room (``choice`` options; each
   reaches ``new_game`` as ``options[name] = {seat: value}``); ``UNIQUE_LOBBY_FIELDS`` → ():
   the ones no two seats may share.
@@ -143,6 +145,10 @@ def _no_form_fields(_form: Any, _options: dict[str, Any]) -> None:
     return None
 
 
+def _no_fields_for(_options: dict[str, Any]) -> dict[str, str]:
+    return {}
+
+
 @dataclass(frozen=True)
 class Rules:
     """One game's rules with every optional hook filled in: what the web layer holds.
@@ -181,6 +187,7 @@ class Rules:
     options: tuple[Option, ...]
     test_options: tuple[str, ...]
     form_options: Callable[[Any, dict[str, Any]], None]
+    form_fields_for: Callable[[dict[str, Any]], dict[str, str]]
     lobby_fields: tuple[Option, ...]
     unique_lobby_fields: tuple[str, ...]
 
@@ -247,6 +254,7 @@ class Rules:
             options=tuple(hooks.get("OPTIONS", ())),
             test_options=tuple(hooks.get("TEST_OPTIONS", ())),
             form_options=hooks.get("form_options", _no_form_fields),
+            form_fields_for=hooks.get("form_fields_for", _no_fields_for),
             lobby_fields=tuple(hooks.get("LOBBY_FIELDS", ())),
             unique_lobby_fields=tuple(hooks.get("UNIQUE_LOBBY_FIELDS", ())),
         )

@@ -6,9 +6,19 @@ request one seat's view as it was at the time. A running game has no replay: eve
 answers 409 for it, whatever it is asked, so nothing hidden leaves the server early.
 
 States are rebuilt by the engine from the stored seed, options, players and actions (the engine is
-pure and deterministic). Each finished game's rebuild is done once per process and kept as a
-checkpoint every ``CHECKPOINT_EVERY`` steps: a step is then at most that many applies away,
-whatever the game's length. Finished games never change, so the cache needs no invalidation.
+pure and deterministic). Each finished game's rebuild is done once per process (one rebuild at a
+time per game) and kept as a checkpoint every ``CHECKPOINT_WORK`` units of work: a step is then at
+most that much work away, whatever the game's length. Finished games never change, so the cache
+needs no invalidation; it is bounded by its histories' estimated bytes as well as their number.
+
+Work is counted in units: replaying one action costs the size of the game's state (its JSON at the
+deal, at least ``ACTION_FLOOR_BYTES``), which grows with seats × map cells. A rebuild yields to
+the other requests every ``SLICE_WORK`` units (production runs one gevent worker: a loop that
+never yields freezes every page), so no request holds the worker for more than a slice plus one
+action. The creation form bounds the state (3,600 cells, 8 seats), so a slice is short for any
+game played here. An import is refused before replaying if its actions × that cost is over
+``IMPORT_WORK_BUDGET``, and stopped past ``IMPORT_SECONDS``: an imported game's rebuild, on a
+later GET too, is bounded by that budget; a played game's by the actions its players played.
 
 The same history travels as a file: ``/g/<id>/replay.json`` downloads it, and importing the file
 replays it through the engine (refused with the first action that does not replay) and stores it
@@ -17,8 +27,11 @@ as a finished game with a replay of its own. Imported games write nothing else (
 
 from __future__ import annotations
 
+import bisect
 import json
+import re
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -32,9 +45,9 @@ from markupsafe import Markup, escape
 
 import rules_engine
 
-from . import deals, play
+from . import async_mode, deals, play
 from . import seats as seat_tokens
-from .catalog import BY_SLUG, clean_name
+from .catalog import BY_SLUG, GameEntry, clean_name, parse_options
 from .config import PROJECT_ROOT
 from .limits import CREATE_GAME, READ, limiter
 from .presenters import Scene, present
@@ -44,18 +57,48 @@ from .store import Store
 
 bp = Blueprint("replays", __name__)
 
-CHECKPOINT_EVERY = 32
+ACTION_FLOOR_BYTES = 8192
+"""The least one action costs, in work units (a small game's state grows with its log)."""
+SLICE_WORK = 2_000_000
+"""Work done between two yields to the other requests (a few milliseconds)."""
+CHECKPOINT_WORK = 4_000_000
+"""Work between two kept states: showing a step replays at most this much from the one before it."""
+IMPORT_WORK_BUDGET = 200_000_000
+"""An import's whole replay, at most (under a second of one core, done in slices)."""
+IMPORT_SECONDS = 10.0
+"""An import's replay stops past this, however busy the process (its slices wait their turn)."""
+MARKS_KEPT = 4096
 EVERYTHING = "all"
 EXPORT_FORMAT = "delve-game"
 EXPORT_VERSION = 1
 # A long game's file is a few hundred kilobytes; the app's default request cap (16 KB) is for forms.
 IMPORT_MAX_BYTES = 2 * 1024 * 1024
 IMPORT_MAX_ACTIONS = 20_000
+# The seat ids the store gives (``p1``, ``p2``, … in join order, never reusing a number, so a
+# table where somebody left the waiting room has a gap): an imported file's seats are these.
+SEAT_ID = re.compile(r"p[1-9][0-9]{0,2}")
 SPEEDS = (("0.5", "slow"), ("1", "normal"), ("2", "fast"), ("4", "very fast"))
 
 
 class ReplayRefused(Exception):
     """A history that does not replay through the engine (an imported file), with the reason."""
+
+
+class ReplayTooCostly(ReplayRefused):
+    """A history whose replay is over the work an import may take (its budget or its deadline)."""
+
+
+def yield_to_others() -> None:
+    """Let the other requests run: under gevent a rebuild runs in the worker's only loop."""
+    if async_mode() == "gevent":
+        import gevent
+
+        gevent.sleep(0)
+
+
+def action_cost(rules: rules_engine.Rules, state: Any) -> int:
+    """Work units one action costs on ``state``'s game: its dumped size (seats × cells on a map)."""
+    return max(len(json.dumps(rules.dump(state), separators=(",", ":"))), ACTION_FLOOR_BYTES)
 
 
 @dataclass(frozen=True)
@@ -67,15 +110,28 @@ class LogLine:
     html: Markup
 
 
+# What a history holds, in bytes, per unit it is measured in (measured with tracemalloc: a state
+# in memory is up to 4 times its JSON, a move about 300 bytes, a token's step about 150).
+STATE_BYTES_PER_JSON_BYTE = 4
+MOVE_BYTES = 400
+TOKEN_STEP_BYTES = 150
+MARK_BYTES = 100
+
+
 @dataclass
 class History:
-    """One finished game's history, rebuilt once: its moves, and a state every CHECKPOINT_EVERY steps."""
+    """One finished game's history, rebuilt once: its moves, and a state every CHECKPOINT_WORK units."""
 
     rules: rules_engine.Rules
     moves: list[tuple[str, dict]]
     checkpoints: list[Any]
-    # Where each seat's token stood at every step (games on a map: ``positions``), for the paths.
-    positions: list[dict[str, list[int]]] = field(default_factory=list)
+    # The step each checkpoint is the state after (ascending, the first 0).
+    checkpoint_steps: list[int] = field(default_factory=lambda: [0])
+    # Each time a seat's token stood somewhere new (games on a map: ``positions``), for the paths:
+    # (step, seat, [row, col]), in order.
+    token_steps: list[tuple[int, str, list[int]]] = field(default_factory=list)
+    # The estimated bytes of what the history holds (the cache's measure).
+    weight: int = 0
     log_lines: dict[str | None, list[LogLine]] = field(default_factory=dict)
     marks: dict[tuple[int, str | None], int] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
@@ -84,20 +140,24 @@ class History:
     def steps(self) -> int:
         return len(self.moves)
 
+    @property
+    def on_a_map(self) -> bool:
+        return bool(self.token_steps)
+
     def trails(self, step: int) -> dict[str, list[list[int]]]:
         """Each seat's path from the deal to ``step``: the squares it stood on, in order."""
         paths: dict[str, list[list[int]]] = {}
-        for where in self.positions[: step + 1]:
-            for seat, pos in where.items():
-                path = paths.setdefault(seat, [])
-                if not path or path[-1] != pos:
-                    path.append(pos)
+        for at, seat, pos in self.token_steps:
+            if at > step:
+                break
+            paths.setdefault(seat, []).append(pos)
         return paths
 
     def state_at(self, step: int) -> Any:
-        """The state after ``step`` moves (0: as dealt)."""
-        state = self.checkpoints[step // CHECKPOINT_EVERY]
-        for seat, action in self.moves[step - step % CHECKPOINT_EVERY : step]:
+        """The state after ``step`` moves (0: as dealt), from the last checkpoint at or before it."""
+        index = bisect.bisect_right(self.checkpoint_steps, step) - 1
+        state = self.checkpoints[index]
+        for seat, action in self.moves[self.checkpoint_steps[index] : step]:
             state = self.rules.apply(state, seat, action)
         return state
 
@@ -112,6 +172,8 @@ class History:
         if mark is None:
             if view is None:
                 view = self.view_at(self.state_at(step), perspective)
+            if len(self.marks) >= MARKS_KEPT:  # the weight counts this many at most
+                self.marks.clear()
             mark = self.marks[key] = _log_end(view["log"])
         return mark
 
@@ -163,16 +225,53 @@ def _log_end(entries: list) -> int:
     return int(entries[-1]["seq"]) if entries else 0
 
 
-def rebuild(rules: rules_engine.Rules, seed: int, players: list[str], options: dict, moves: list) -> History:
-    """The history of a game replayed through the engine; ReplayRefused names the first move
-    that does not replay."""
+def rebuild(
+    rules: rules_engine.Rules,
+    seed: int,
+    players: list[str],
+    options: dict,
+    moves: list,
+    *,
+    budget: int | None = None,
+    deadline: float | None = None,
+) -> History:
+    """The history of a game replayed through the engine, yielding to other requests every
+    SLICE_WORK units; ReplayRefused names the first move that does not replay, ReplayTooCostly
+    says the replay is over ``budget`` units (checked before any move replays) or went on past
+    ``deadline`` (a ``time.monotonic()``)."""
     try:
         state = rules.new_game(seed, list(players), dict(options))
     except rules_engine.InvalidAction as error:
         raise ReplayRefused(f"The game cannot be set up from these options: {error}") from None
-    checkpoints = [state]
-    positions = [rules.positions(state)]
+    cost = action_cost(rules, state)
+    if budget is not None and len(moves) * cost > budget:
+        raise ReplayTooCostly(
+            f"This game is too much to replay here: {len(moves):,} actions on a game of its size "
+            f"(its players and map). Delve imports up to {budget // cost:,} actions for a game like it."
+        )
+    checkpoints, checkpoint_steps = [state], [0]
+    token_steps: list[tuple[int, str, list[int]]] = []
+    standing: dict[str, list[int]] = {}
+
+    def note_tokens(step: int, state: Any) -> None:
+        for seat, pos in rules.positions(state).items():
+            if standing.get(seat) != pos:
+                standing[seat] = pos
+                token_steps.append((step, seat, pos))
+
+    def past_deadline() -> None:
+        if deadline is not None and time.monotonic() > deadline:
+            raise ReplayTooCostly(
+                "This game took too long to replay here (the server is busy or the game is long); try again later."
+            )
+
+    note_tokens(0, state)
+    since_yield = since_checkpoint = 0
     for index, (seat, action) in enumerate(moves, start=1):
+        if since_yield >= SLICE_WORK:
+            yield_to_others()
+            past_deadline()
+            since_yield = 0
         try:
             state = rules.apply(state, seat, action)
         except (rules_engine.InvalidAction, rules_engine.IllegalAction) as error:
@@ -181,10 +280,31 @@ def rebuild(rules: rules_engine.Rules, seed: int, players: list[str], options: d
             ) from None
         except (TypeError, KeyError, IndexError, AttributeError, ValueError) as error:
             raise ReplayRefused(f"Action {index} ({_describe(action)} by seat {seat}) is malformed: {error}") from None
-        if index % CHECKPOINT_EVERY == 0:
+        since_yield += cost
+        since_checkpoint += cost
+        if since_checkpoint >= CHECKPOINT_WORK:
             checkpoints.append(state)
-        positions.append(rules.positions(state))
-    return History(rules=rules, moves=list(moves), checkpoints=checkpoints, positions=positions)
+            checkpoint_steps.append(index)
+            since_checkpoint = 0
+        note_tokens(index, state)
+    past_deadline()
+    final_bytes = action_cost(rules, state)
+    weight = (
+        len(checkpoints) * max(cost, final_bytes) * STATE_BYTES_PER_JSON_BYTE
+        + len(moves) * MOVE_BYTES
+        + len(token_steps) * TOKEN_STEP_BYTES
+        # The whole log as each seat and "everything" read it, and the log marks kept.
+        + (len(players) + 1) * final_bytes * STATE_BYTES_PER_JSON_BYTE
+        + MARKS_KEPT * MARK_BYTES
+    )
+    return History(
+        rules=rules,
+        moves=list(moves),
+        checkpoints=checkpoints,
+        checkpoint_steps=checkpoint_steps,
+        token_steps=token_steps,
+        weight=weight,
+    )
 
 
 def _describe(action: Any) -> str:
@@ -193,36 +313,70 @@ def _describe(action: Any) -> str:
 
 
 class Histories:
-    """The rebuilt histories of the finished games replayed lately (a bounded LRU, per process)."""
+    """The rebuilt histories of the finished games replayed lately: an LRU bounded by count and by
+    estimated bytes (a history over a quarter of them is rebuilt each time, never kept), per process."""
 
-    def __init__(self, size: int = 64):
+    def __init__(self, size: int = 64, max_bytes: int = 128 * 1024 * 1024):
         self._items: OrderedDict[str, History] = OrderedDict()
         self._lock = threading.Lock()
         self._size = size
+        self._max_bytes = max_bytes
+        self._held = 0
+        # One rebuild at a time per game: the others asking for it wait for that one.
+        self._rebuilding: dict[str, threading.Lock] = {}
+
+    @property
+    def held_bytes(self) -> int:
+        return self._held
+
+    def peek(self, game_id: str) -> History | None:
+        with self._lock:
+            history = self._items.get(game_id)
+            if history is not None:
+                self._items.move_to_end(game_id)
+            return history
 
     def get(self, store: Store, game: play.LoadedGame) -> History:
+        history = self.peek(game.id)
+        if history is not None:
+            return history
         with self._lock:
-            history = self._items.get(game.id)
-            if history is not None:
-                self._items.move_to_end(game.id)
+            rebuilding = self._rebuilding.setdefault(game.id, threading.Lock())
+        try:
+            with rebuilding:
+                history = self.peek(game.id)
+                if history is None:
+                    history = self._rebuild(store, game)
+                    self.put(game.id, history)
                 return history
+        finally:
+            with self._lock:
+                self._rebuilding.pop(game.id, None)
+
+    @staticmethod
+    def _rebuild(store: Store, game: play.LoadedGame) -> History:
         record = game.record
         moves = [(seat, action) for _seq, seat, action in store.actions(game.id)]
         try:
-            history = rebuild(game.rules, record.seed, record.players, record.options, moves)
+            return rebuild(game.rules, record.seed, record.players, record.options, moves)
         except ReplayRefused as error:
             # A stored game that does not replay is our bug (an engine changed its rules under
             # stored games): say so rather than show a history that is not the one played.
             current_app.logger.error("game %s does not replay: %s", game.id, error)
             abort(500, description="This game's history no longer replays with today's rules.")
-        self.put(game.id, history)
-        return history
 
     def put(self, game_id: str, history: History) -> None:
+        if history.weight > self._max_bytes // 4:
+            return
         with self._lock:
+            old = self._items.pop(game_id, None)
+            if old is not None:
+                self._held -= old.weight
             self._items[game_id] = history
-            while len(self._items) > self._size:
-                self._items.popitem(last=False)
+            self._held += history.weight
+            while len(self._items) > self._size or self._held > self._max_bytes:
+                _id, evicted = self._items.popitem(last=False)
+                self._held -= evicted.weight
 
 
 histories = Histories()
@@ -360,7 +514,7 @@ def replay(game_id: str):
     state = history.state_at(step)
     view = history.view_at(state, perspective)
     shown_up_to = history.mark_at(step, perspective, view)
-    if perspective is None and any(history.positions):
+    if perspective is None and history.on_a_map:
         view = {**view, "trails": history.trails(step)}
     shown_before = history.mark_at(step - 1, perspective) if step > 0 else 0
     lines = lines_of(history, perspective, names)
@@ -455,11 +609,27 @@ def import_file():
         parsed = _parse_document(document)
     except (UnicodeDecodeError, json.JSONDecodeError):
         return _import_problem("That file is not a replay file: it is not JSON text.")
+    except RecursionError:
+        return _import_problem("That file is not a replay file Delve reads: its lists or objects nest too deeply.")
+    except ValueError:  # what remains of the reader's refusals: a number past Python's digit limit
+        return _import_problem("That file is not a replay file Delve reads: it holds a number far too long.")
     except ReplayRefused as error:
         return _import_problem(str(error))
+    finally:
+        upload.close()
     rules, seed, players, options, moves, names = parsed
     try:
-        history = rebuild(rules, seed, players, options, moves)
+        history = rebuild(
+            rules,
+            seed,
+            players,
+            options,
+            moves,
+            budget=IMPORT_WORK_BUDGET,
+            deadline=time.monotonic() + IMPORT_SECONDS,
+        )
+    except ReplayTooCostly as error:
+        return _import_problem(str(error), status=422)
     except ReplayRefused as error:
         return _import_problem(str(error))
     final = history.state_at(history.steps)
@@ -483,8 +653,58 @@ def import_file():
     return redirect(url_for("replays.replay", game_id=game_id), code=303)
 
 
-def _import_problem(problem: str):
-    return make_response(render_template("replay_import.html", problem=problem), 400)
+def _import_problem(problem: str, status: int = 400):
+    return make_response(render_template("replay_import.html", problem=problem), status)
+
+
+def form_made_options(entry: GameEntry, options: dict) -> dict:
+    """What the creation form makes of ``options`` when its fields are filled in with them
+    (InvalidAction, in the form's words, for a value it refuses): an imported game's options are
+    accepted only if this gives them back unchanged, so an import passes the very checks a new
+    game does, and carries nothing the form cannot set (no test-only option)."""
+    fields: dict[str, str] = dict(entry.rules.form_fields_for(options))
+    for option in entry.options:
+        if option.name not in options:
+            continue
+        value = options[option.name]
+        if option.kind == "bool":
+            if value is True:
+                fields[option.name] = "on"
+        elif option.kind == "deck" and isinstance(value, list):
+            fields[option.name] = " ".join(map(str, value))
+        else:
+            fields[option.name] = str(value)
+    return parse_options(entry, fields)
+
+
+def _check_options(entry: GameEntry, players: list[str], options: dict) -> None:
+    """ReplayRefused unless ``options`` are what the creation form and the waiting room make."""
+    lobby_names = {field.name for field in entry.lobby_fields}
+    try:
+        made = form_made_options(entry, {k: v for k, v in options.items() if k not in lobby_names})
+    except rules_engine.InvalidAction as error:
+        raise ReplayRefused(f"The file's options are not ones Delve's creation form accepts: {error}") from None
+    for lobby_field in entry.lobby_fields:
+        if lobby_field.name not in options:
+            continue
+        chosen = options[lobby_field.name]
+        if not isinstance(chosen, dict) or set(chosen) != set(players):
+            raise ReplayRefused(f"The file's options give {lobby_field.label} to other seats than its players.")
+        for value in chosen.values():
+            # The waiting room's own checks (tables.lobby_choice, service.choose).
+            if str(value) not in {str(v) for v in lobby_field.values} or entry.rules.lobby_choice_problem(
+                lobby_field.name, value, len(players)
+            ):
+                raise ReplayRefused(f"The file's options hold a {lobby_field.label} the waiting room does not offer.")
+        if lobby_field.name in entry.unique_lobby_fields and len(set(map(str, chosen.values()))) != len(chosen):
+            raise ReplayRefused(f"The file's options give two seats the same {lobby_field.label}.")
+        made[lobby_field.name] = chosen
+    if made != options:
+        extra = sorted(str(name) for name in set(options) - set(made))
+        raise ReplayRefused(
+            "The file's options are not ones Delve's creation form makes"
+            + (f" (it has no {', '.join(extra)})." if extra else ".")
+        )
 
 
 def _parse_document(document: Any):
@@ -504,12 +724,13 @@ def _parse_document(document: Any):
         not isinstance(players, list)
         or not players
         or len(players) > max(rules.max_players, 1) * 4
-        or not all(isinstance(p, str) and 0 < len(p) <= 32 for p in players)
+        or not all(isinstance(p, str) and SEAT_ID.fullmatch(p) for p in players)
         or len(set(players)) != len(players)
     ):
-        raise ReplayRefused("The file's list of players is not one Delve can seat.")
+        raise ReplayRefused("The file's list of players is not one Delve can seat (its seats are p1, p2, …).")
     if not isinstance(options, dict):
         raise ReplayRefused("The file's options are not a set of named values.")
+    _check_options(BY_SLUG[slug], players, options)
     actions = document.get("actions")
     if not isinstance(actions, list) or len(actions) > IMPORT_MAX_ACTIONS:
         raise ReplayRefused("The file's actions are not a list Delve can replay.")

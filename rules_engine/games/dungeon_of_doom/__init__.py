@@ -189,6 +189,15 @@ def form_options(form: Mapping[str, Any], options: dict[str, Any]) -> None:
         raise InvalidAction("Choose one of the listed maps.")
 
 
+def form_fields_for(options: Mapping[str, Any]) -> dict[str, str]:
+    """The creation form's map fields that make ``options``: its random size, or its text pasted."""
+    if "random_map" in options:
+        return {"map_choice": f"random-{options['random_map']}"}
+    if "map" in options:
+        return {"map_choice": "custom", "map_text": str(options["map"])}
+    return {}
+
+
 __all__ = [
     "ACTIONS",
     "BASE_AP",
@@ -223,6 +232,7 @@ __all__ = [
     "dump",
     "event_text",
     "field_of_view",
+    "form_fields_for",
     "form_options",
     "full_view",
     "generate_map",
