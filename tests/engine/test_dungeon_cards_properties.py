@@ -174,18 +174,18 @@ PARAM_VALUES = {
 def canonical(action):
     """An action as ``apply`` understands it: parsed, the optional Critical Hit spelled out, and a
     discard's cards in any order."""
-    kind, params = parse(action)
-    if kind == "combat_draw":
-        params.setdefault("critical_hit", False)
-    if kind == "discard_to_limit":
-        params["cards"] = sorted(params["cards"])
-    return json.dumps({"type": kind, **params}, sort_keys=True)
+    parsed = parse(action)
+    if parsed["type"] == "combat_draw":
+        parsed.setdefault("critical_hit", False)
+    if parsed["type"] == "discard_to_limit":
+        parsed["cards"] = sorted(parsed["cards"])
+    return json.dumps(parsed, sort_keys=True)
 
 
 def random_action(rng):
     kind = rng.choice(list(ACTIONS) + ["fly", None])
     action = {"type": kind}
-    for name in ACTIONS.get(kind, {}):
+    for name in ACTIONS[kind].params if kind in ACTIONS else {}:
         if rng.random() < 0.9:
             action[name] = rng.choice(PARAM_VALUES[name])
     if rng.random() < 0.05:

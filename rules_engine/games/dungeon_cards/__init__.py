@@ -104,7 +104,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ... import kit
 from ...errors import IllegalAction, InvalidAction
 from ...options import Option
 from . import actions as _actions
@@ -158,12 +157,6 @@ def form_options(form: Mapping[str, Any], options: dict[str, Any]) -> None:
     if options["board_width"] not in (width, 10) or options["board_height"] not in (height, 10):
         raise InvalidAction("Board size: choose Custom to use a width and height of your own.")
     options["board_width"], options["board_height"] = width, height
-
-
-def form_fields_for(_options: Mapping[str, Any]) -> dict[str, str]:
-    """The creation form's fields that make a game's options: its board as a custom size (a
-    preset is stored as its width and height)."""
-    return {"board_size": "custom"}
 
 
 absence_action = {"type": "absent"}
@@ -239,25 +232,14 @@ def legal_actions(state: dict[str, Any], seat: str) -> list[dict[str, Any]]:
 def apply(state: dict[str, Any], seat: str, action: dict[str, Any]) -> dict[str, Any]:
     """The state after ``seat`` sends ``action``; the input is never changed.
 
-    ``InvalidAction`` for a malformed action, ``IllegalAction`` for one the rules forbid now.
+    ``InvalidAction`` for a malformed action, ``IllegalAction`` for one the rules forbid now. The
+    server's own actions (``absent``, ``timeout``) are worded and checked apart from the players'.
     """
     if isinstance(action, dict) and action.get("type") == "absent":
         return _absent(state, seat, action)
     if isinstance(action, dict) and action.get("type") == "timeout":
         return _clock.timeout(state, seat, action)
-    kind, params = _actions.parse(action)
-    if not isinstance(seat, str):
-        raise InvalidAction("the seat must be a player name")
-    if state["status"] == "finished":
-        raise IllegalAction("the game is over")
-    if kind == "join_game":
-        if seat in state["players"]:
-            raise IllegalAction("you are already in the party")
-    elif seat not in state["players"]:
-        raise IllegalAction("you are not a player in this game")
-    new = _clone(state)
-    _actions.do(new, seat, kind, params)
-    return new
+    return _actions.ENGINE.apply(state, seat, action)
 
 
 def _absent(state: dict[str, Any], seat: str, action: dict[str, Any]) -> dict[str, Any]:
@@ -273,7 +255,7 @@ def _absent(state: dict[str, Any], seat: str, action: dict[str, Any]) -> dict[st
         raise IllegalAction("a solo game waits for its player")
     new = _clone(state)
     _log(new, "left", f"{seat} has lost the connection for too long.")
-    _actions.do(new, seat, "leave_game", {})
+    _actions.do(new, seat, {"type": "leave_game"})
     return new
 
 
@@ -303,13 +285,5 @@ def action_label(state: dict[str, Any], action: dict[str, Any]) -> str:
     return _views.action_label(state, action)
 
 
-def dump(state: dict[str, Any]) -> dict[str, Any]:
-    copy: dict[str, Any] = kit.deep_copy(state)
-    return copy
-
-
-def load(data: dict[str, Any]) -> dict[str, Any]:
-    if not isinstance(data, dict) or "players" not in data or "status" not in data:
-        raise InvalidAction("not a Dungeon Cards game")
-    copy: dict[str, Any] = kit.deep_copy(data)
-    return copy
+dump = _actions.ENGINE.dump
+load = _actions.ENGINE.load

@@ -5,7 +5,7 @@ ill-typed parameter) raises ``InvalidAction``; a well-formed one the rules forbi
 ``IllegalAction``.
 
 >>> parse({"type": "dash", "direction": "up"})
-('dash', {'direction': 'up'})
+{'type': 'dash', 'direction': 'up'}
 >>> parse({"type": "dash", "direction": "north-east"})
 Traceback (most recent call last):
 ...
@@ -21,7 +21,7 @@ from ... import kit
 from ...cards import Card
 from ...errors import IllegalAction, InvalidAction
 from . import combat, party, setup, turns
-from .core import char, current
+from .core import char, clone, current
 from .data import CLASSES, HAND_SIZE, SPELLS, STATS
 
 DIRECTIONS = ("up", "down", "left", "right")
@@ -49,37 +49,10 @@ def _square(name: str, v: object) -> list[int]:
     return [v[0], v[1]]
 
 
-# The parameters of each action (``kit.parse_action``).
-ACTIONS: dict[str, dict[str, kit.Spec]] = {
-    "join_game": {},
-    "choose_class": {"class": CLASSES},
-    "update_options": {"options": dict},
-    "start_game": {},
-    "leave_game": {},
-    "choose_start": {"square": _square},
-    "place_marker": {"kind": kit.Param(("exit", "pit"), "kind must be exit or pit"), "square": _square},
-    "draw_card": {},
-    "cast_spell": {"spell": SPELLS},
-    "fortune_telling": {"card": kit.Param(_card, nullable=True)},
-    "play_card": {"card": _card},
-    "join_combat": {"join": bool},
-    "combat_draw": {"critical_hit": kit.Param(bool, optional=True)},
-    "draw_until_decided": {},
-    "critical_hit": {"use": bool},
-    "choose_stat": {"stat": kit.Param(STATS, "stat must be lives or speed")},
-    "dash": {"direction": kit.Param(DIRECTIONS, "direction must be up, down, left, right or null", nullable=True)},
-    "discard_to_limit": {"cards": _cards},
-}
-_WORDING = kit.Wording(
+WORDING = kit.Wording(
     not_an_object="an action must be a dictionary with a type",
     missing=lambda kind, names: f"{kind} needs the parameter {names[0]}",
 )
-
-
-def parse(action: object) -> tuple[str, dict[str, Any]]:
-    """The action's type and its checked parameters (an optional one left out stays out)."""
-    params = kit.parse_action(action, ACTIONS, _WORDING)
-    return params.pop("type"), params
 
 
 # --- who may act ----------------------------------------------------------------------------
@@ -114,84 +87,178 @@ def _need_phase(state: dict[str, Any], phase: str, what: str) -> dict[str, Any]:
     return combat
 
 
-def do(state: dict[str, Any], seat: str, kind: str, p: dict[str, Any]) -> None:
-    """Check the actor and phase, then carry the action out on ``state`` (a private copy)."""
-    if kind == "join_game":
-        _need_status(state, "lobby")
-        setup.join_game(state, seat)
-    elif kind == "choose_class":
-        _need_status(state, "lobby")
-        setup.choose_class(state, seat, p["class"])
-    elif kind == "update_options":
-        _need_status(state, "lobby")
-        _need_host(state, seat)
-        setup.update_options(state, p["options"])
-    elif kind == "start_game":
-        _need_status(state, "lobby")
-        _need_host(state, seat)
-        setup.start_game(state)
-    elif kind == "leave_game":
-        if state["status"] in ("lobby", "setup"):
-            setup.leave_before_start(state, seat)
-        else:
-            c = char(state, seat)
-            if c["status"] != "active":
-                raise IllegalAction("your character is no longer in the dungeon")
-            party.leave_in_play(state, c)
-    elif kind == "choose_start":
-        _need_status(state, "setup")
-        _need_host(state, seat)
-        setup.choose_start(state, p["square"])
-    elif kind == "place_marker":
-        _need_status(state, "setup")
-        _need_host(state, seat)
-        setup.place_marker(state, p["kind"], p["square"])
-    elif kind == "draw_card":
-        turns.draw_card(state, _need_turn(state, seat, "awaiting_turn_action"))
-    elif kind == "cast_spell":
-        party.cast_spell(state, _need_turn(state, seat, "awaiting_turn_action"), p["spell"])
-    elif kind == "fortune_telling":
-        turns.fortune_telling(state, _need_turn(state, seat, "awaiting_fortune"), p["card"])
-    elif kind == "play_card":
-        turns.play_card(state, _need_turn(state, seat, "awaiting_play"), p["card"])
-    elif kind == "discard_to_limit":
-        turns.discard_to_limit(state, _need_turn(state, seat, "awaiting_hand_discard"), p["cards"])
-    elif kind == "join_combat":
-        c = _need_phase(state, "awaiting_join", "deciding whether to join a fight")
-        if seat not in c["eligible_helpers"]:
-            raise IllegalAction("only characters adjacent to the challenger may join the fight")
-        if seat in c["join_answers"]:
-            raise IllegalAction("you have already answered")
-        combat.join(state, seat, p["join"])
-    elif kind == "combat_draw":
-        c = _need_phase(state, "awaiting_combat_draw", "drawing for a fight")
-        if seat != combat.lead(state):
-            raise IllegalAction("only the lead fighter gives the signal to draw")
-        if c["draw_signal"]:
-            raise IllegalAction("the signal to draw has already been given")
-        combat.combat_draw(state, seat, p.get("critical_hit", False))
-    elif kind == "draw_until_decided":
-        _need_phase(state, "awaiting_combat_draw", "drawing for a fight")
-        if not combat.may_draw_until_decided(state, seat):
-            raise IllegalAction("only the lead fighter draws on, and not while a Critical Hit is still to be decided")
-        combat.draw_until_decided(state, seat)
-    elif kind == "critical_hit":
-        _need_phase(state, "awaiting_combat_draw", "drawing for a fight")
-        if seat != combat.rogue_to_ask(state):
-            raise IllegalAction("no Critical Hit decision is awaited from you")
-        combat.critical_hit(state, seat, p["use"])
-    elif kind == "choose_stat":
-        c = _need_phase(state, "awaiting_reward", "choosing a reward")
-        if seat not in c["pending_rewards"]:
-            raise IllegalAction("no reward is owed to you")
-        combat.choose_stat(state, seat, p["stat"])
-    elif kind == "dash":
-        c = _need_phase(state, "awaiting_dash", "dashing")
-        if seat != c["dash"]["athlete"]:
-            raise IllegalAction("only the Athlete dashes")
-        combat.dash(state, seat, p["direction"])
-    else:  # pragma: no cover
-        raise AssertionError(kind)
+# --- the actions ----------------------------------------------------------------------------
+
+
+def _join_game(state: dict[str, Any], seat: str, _p: dict[str, Any]) -> None:
+    _need_status(state, "lobby")
+    setup.join_game(state, seat)
+
+
+def _choose_class(state: dict[str, Any], seat: str, p: dict[str, Any]) -> None:
+    _need_status(state, "lobby")
+    setup.choose_class(state, seat, p["class"])
+
+
+def _update_options(state: dict[str, Any], seat: str, p: dict[str, Any]) -> None:
+    _need_status(state, "lobby")
+    _need_host(state, seat)
+    setup.update_options(state, p["options"])
+
+
+def _start_game(state: dict[str, Any], seat: str, _p: dict[str, Any]) -> None:
+    _need_status(state, "lobby")
+    _need_host(state, seat)
+    setup.start_game(state)
+
+
+def _leave_game(state: dict[str, Any], seat: str, _p: dict[str, Any]) -> None:
+    if state["status"] in ("lobby", "setup"):
+        setup.leave_before_start(state, seat)
+    else:
+        c = char(state, seat)
+        if c["status"] != "active":
+            raise IllegalAction("your character is no longer in the dungeon")
+        party.leave_in_play(state, c)
+
+
+def _choose_start(state: dict[str, Any], seat: str, p: dict[str, Any]) -> None:
+    _need_status(state, "setup")
+    _need_host(state, seat)
+    setup.choose_start(state, p["square"])
+
+
+def _place_marker(state: dict[str, Any], seat: str, p: dict[str, Any]) -> None:
+    _need_status(state, "setup")
+    _need_host(state, seat)
+    setup.place_marker(state, p["kind"], p["square"])
+
+
+def _draw_card(state: dict[str, Any], seat: str, _p: dict[str, Any]) -> None:
+    turns.draw_card(state, _need_turn(state, seat, "awaiting_turn_action"))
+
+
+def _cast_spell(state: dict[str, Any], seat: str, p: dict[str, Any]) -> None:
+    party.cast_spell(state, _need_turn(state, seat, "awaiting_turn_action"), p["spell"])
+
+
+def _fortune_telling(state: dict[str, Any], seat: str, p: dict[str, Any]) -> None:
+    turns.fortune_telling(state, _need_turn(state, seat, "awaiting_fortune"), p["card"])
+
+
+def _play_card(state: dict[str, Any], seat: str, p: dict[str, Any]) -> None:
+    turns.play_card(state, _need_turn(state, seat, "awaiting_play"), p["card"])
+
+
+def _discard_to_limit(state: dict[str, Any], seat: str, p: dict[str, Any]) -> None:
+    turns.discard_to_limit(state, _need_turn(state, seat, "awaiting_hand_discard"), p["cards"])
+
+
+def _join_combat(state: dict[str, Any], seat: str, p: dict[str, Any]) -> None:
+    c = _need_phase(state, "awaiting_join", "deciding whether to join a fight")
+    if seat not in c["eligible_helpers"]:
+        raise IllegalAction("only characters adjacent to the challenger may join the fight")
+    if seat in c["join_answers"]:
+        raise IllegalAction("you have already answered")
+    combat.join(state, seat, p["join"])
+
+
+def _combat_draw(state: dict[str, Any], seat: str, p: dict[str, Any]) -> None:
+    c = _need_phase(state, "awaiting_combat_draw", "drawing for a fight")
+    if seat != combat.lead(state):
+        raise IllegalAction("only the lead fighter gives the signal to draw")
+    if c["draw_signal"]:
+        raise IllegalAction("the signal to draw has already been given")
+    combat.combat_draw(state, seat, p.get("critical_hit", False))
+
+
+def _draw_until_decided(state: dict[str, Any], seat: str, _p: dict[str, Any]) -> None:
+    _need_phase(state, "awaiting_combat_draw", "drawing for a fight")
+    if not combat.may_draw_until_decided(state, seat):
+        raise IllegalAction("only the lead fighter draws on, and not while a Critical Hit is still to be decided")
+    combat.draw_until_decided(state, seat)
+
+
+def _critical_hit(state: dict[str, Any], seat: str, p: dict[str, Any]) -> None:
+    _need_phase(state, "awaiting_combat_draw", "drawing for a fight")
+    if seat != combat.rogue_to_ask(state):
+        raise IllegalAction("no Critical Hit decision is awaited from you")
+    combat.critical_hit(state, seat, p["use"])
+
+
+def _choose_stat(state: dict[str, Any], seat: str, p: dict[str, Any]) -> None:
+    c = _need_phase(state, "awaiting_reward", "choosing a reward")
+    if seat not in c["pending_rewards"]:
+        raise IllegalAction("no reward is owed to you")
+    combat.choose_stat(state, seat, p["stat"])
+
+
+def _dash(state: dict[str, Any], seat: str, p: dict[str, Any]) -> None:
+    c = _need_phase(state, "awaiting_dash", "dashing")
+    if seat != c["dash"]["athlete"]:
+        raise IllegalAction("only the Athlete dashes")
+    combat.dash(state, seat, p["direction"])
+
+
+_Kind = kit.ActionKind[dict[str, Any]]
+
+# Every action: its parameters (``kit.parse_action``) and the handler that checks the actor and
+# the phase, then carries it out on the state's private copy.
+ACTIONS: dict[str, _Kind] = {
+    "join_game": _Kind({}, _join_game),
+    "choose_class": _Kind({"class": CLASSES}, _choose_class),
+    "update_options": _Kind({"options": dict}, _update_options),
+    "start_game": _Kind({}, _start_game),
+    "leave_game": _Kind({}, _leave_game),
+    "choose_start": _Kind({"square": _square}, _choose_start),
+    "place_marker": _Kind(
+        {"kind": kit.Param(("exit", "pit"), "kind must be exit or pit"), "square": _square}, _place_marker
+    ),
+    "draw_card": _Kind({}, _draw_card),
+    "cast_spell": _Kind({"spell": SPELLS}, _cast_spell),
+    "fortune_telling": _Kind({"card": kit.Param(_card, nullable=True)}, _fortune_telling),
+    "play_card": _Kind({"card": _card}, _play_card),
+    "join_combat": _Kind({"join": bool}, _join_combat),
+    "combat_draw": _Kind({"critical_hit": kit.Param(bool, optional=True)}, _combat_draw),
+    "draw_until_decided": _Kind({}, _draw_until_decided),
+    "critical_hit": _Kind({"use": bool}, _critical_hit),
+    "choose_stat": _Kind({"stat": kit.Param(STATS, "stat must be lives or speed")}, _choose_stat),
+    "dash": _Kind(
+        {"direction": kit.Param(DIRECTIONS, "direction must be up, down, left, right or null", nullable=True)}, _dash
+    ),
+    "discard_to_limit": _Kind({"cards": _cards}, _discard_to_limit),
+}
+
+
+def _refusal(state: dict[str, Any], seat: str, action: dict[str, Any]) -> str | None:
+    """Who may send actions at all: a player (an outsider only to join), while the game runs."""
+    if not isinstance(seat, str):
+        raise InvalidAction("the seat must be a player name")
+    if state["status"] == "finished":
+        return "the game is over"
+    if action["type"] == "join_game":
+        if seat in state["players"]:
+            return "you are already in the party"
+    elif seat not in state["players"]:
+        return "you are not a player in this game"
+    return None
+
+
+ENGINE = kit.Engine(
+    actions=ACTIONS,
+    wording=WORDING,
+    refusal=_refusal,
+    copy=clone,
+    not_a_state="not a Dungeon Cards game",
+    state_keys=("players", "status"),
+)
+parse = ENGINE.parse
+"""The action with its parameters checked (an optional one left out stays out)."""
+
+
+def do(state: dict[str, Any], seat: str, action: dict[str, Any]) -> None:
+    """Carry out a parsed ``action`` of ``seat`` on ``state`` (a private copy), as a timeout does."""
+    ACTIONS[action["type"]].handle(state, seat, action)
 
 
 # --- legal actions --------------------------------------------------------------------------

@@ -130,6 +130,5 @@ def timeout(state: dict[str, Any], seat: str, action: dict[str, Any] | None = No
             break
         if default is None:
             continue
-        kind, params = _actions.parse(default)
-        _actions.do(new, who, kind, params)
+        _actions.do(new, who, _actions.parse(default))
     return new

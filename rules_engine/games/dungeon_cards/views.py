@@ -211,7 +211,8 @@ def result_sentence(outcome: dict[str, Any], chars: list[dict[str, Any]], who: C
 
 def action_label(state: dict[str, Any], action: dict[str, Any]) -> str:
     """Words for a button. ``action`` should be well formed (e.g. from ``legal_actions``)."""
-    kind, p = actions.parse(action)
+    p = actions.parse(action)
+    kind: str = p["type"]
     if kind == "join_game":
         return "Join the party"
     if kind == "choose_class":
