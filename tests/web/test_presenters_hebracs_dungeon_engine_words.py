@@ -28,6 +28,7 @@ def test_the_battle_panel_words_the_views_forecast():
     view["battle"]["forecast"] = {**view["battle"]["forecast"], "worth_to_win": 30, "least_loss": 7}
     fight = presenter.present(scene(state, view))["encounter"]["battle"]
     assert fight["forecast"]["verdict"] == "Even a ten cannot win: you lose at least 7 life."
+    assert fight["forecast"]["card_values"] == "Aces count 1, jacks, queens, kings and jokers 10."
 
 
 def test_the_spell_hints_and_hebracs_toll_come_from_the_engines_data(monkeypatch):

@@ -156,4 +156,7 @@ def forecast(ahead: dict, shielded: bool) -> dict:
             f"Even {'two tens' if draws == 2 else 'a ten'} cannot win: you lose at least "
             f"{ahead['least_loss']} life{not_now}."
         )
-    return {"lead": lead, "verdict": verdict}
+    card_values = (
+        f"Aces count {rules.LOWEST_ATTACK_VALUE}, jacks, queens, kings and jokers {rules.HIGHEST_ATTACK_VALUE}."
+    )
+    return {"lead": lead, "verdict": verdict, "card_values": card_values}
