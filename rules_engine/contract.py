@@ -72,12 +72,36 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol, TypedDict
 
 from .options import Option
 
 State = dict[str, Any]
 Action = dict[str, Any]
+
+
+class LogEntry(TypedDict):
+    """One line of a view's log (``kit.log_entries`` makes them)."""
+
+    seq: int
+    text: str
+
+
+class ViewEnvelope(TypedDict):
+    """The keys every view carries (``view(state, seat)``; a game adds its own)."""
+
+    status: Literal["setup", "playing", "finished"]
+    seat: str | None
+    log: list[LogEntry]
+
+
+class GameResult(TypedDict):
+    """What ``result(state)`` returns once the game is over, for every game (a game may add keys)."""
+
+    winners: list[str]
+    scores: dict[str, int]
+    reason: str
+    text: str
 
 
 class GameModule(Protocol):

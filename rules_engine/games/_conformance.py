@@ -1,0 +1,28 @@
+"""Every game module checked against the contract's ``GameModule`` Protocol by mypy.
+
+Assigning a module to a name typed with a Protocol makes mypy check that the module defines each
+member with a compatible type; this module exists for that check (its leading underscore keeps
+it out of ``rules_engine.GAMES``). A new game adds its line here.
+
+>>> sorted(module.slug for module in CHECKED)
+['clear-the-dungeon', 'dungeon-cards', 'dungeon-of-doom', 'hebracs-dungeon', 'shuffle-and-doom']
+"""
+
+from __future__ import annotations
+
+from ..contract import GameModule
+from . import clear_the_dungeon, dungeon_cards, dungeon_of_doom, hebracs_dungeon, shuffle_and_doom
+
+_clear_the_dungeon: GameModule = clear_the_dungeon
+_dungeon_cards: GameModule = dungeon_cards
+_dungeon_of_doom: GameModule = dungeon_of_doom
+_hebracs_dungeon: GameModule = hebracs_dungeon
+_shuffle_and_doom: GameModule = shuffle_and_doom
+
+CHECKED: tuple[GameModule, ...] = (
+    _clear_the_dungeon,
+    _dungeon_cards,
+    _dungeon_of_doom,
+    _hebracs_dungeon,
+    _shuffle_and_doom,
+)
