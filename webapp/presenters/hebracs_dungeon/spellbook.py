@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rules_engine.games.hebracs_dungeon import data
-from rules_engine.games.hebracs_dungeon.spells import STONE_STATUE_MOST
+from rules_engine.games.hebracs_dungeon import spells as rules
 from rules_engine.text import counted
 
 from .page import Page, spell_form
@@ -75,7 +75,7 @@ def spellbook(view: dict, page: Page) -> dict:
         "ready": [entry for entry in spells if entry["ready"]],
         "others": others,
         "others_title": f"Other spells ({len(others)})",
-        "stone_most": STONE_STATUE_MOST,
+        "stone_most": rules.STONE_STATUE_MOST,
         "stone_say": "{n} chosen.",
         "stone_chosen": "0 chosen.",
     }
