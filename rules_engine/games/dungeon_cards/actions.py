@@ -20,7 +20,7 @@ from typing import Any
 from ... import kit
 from ...cards import Card
 from ...errors import IllegalAction, InvalidAction
-from . import combat, party, setup, turns
+from . import combat, setup, turn_actions, turns
 from .core import char, clone, current
 from .data import CLASSES, HAND_SIZE, SPELLS, STATS
 
@@ -119,7 +119,7 @@ def _leave_game(state: dict[str, Any], seat: str, _p: dict[str, Any]) -> None:
         c = char(state, seat)
         if c["status"] != "active":
             raise IllegalAction("your character is no longer in the dungeon")
-        party.leave_in_play(state, c)
+        turn_actions.leave_in_play(state, c)
 
 
 def _choose_start(state: dict[str, Any], seat: str, p: dict[str, Any]) -> None:
@@ -135,19 +135,19 @@ def _place_marker(state: dict[str, Any], seat: str, p: dict[str, Any]) -> None:
 
 
 def _draw_card(state: dict[str, Any], seat: str, _p: dict[str, Any]) -> None:
-    turns.draw_card(state, _need_turn(state, seat, "awaiting_turn_action"))
+    turn_actions.draw_card(state, _need_turn(state, seat, "awaiting_turn_action"))
 
 
 def _cast_spell(state: dict[str, Any], seat: str, p: dict[str, Any]) -> None:
-    party.cast_spell(state, _need_turn(state, seat, "awaiting_turn_action"), p["spell"])
+    turn_actions.cast_spell(state, _need_turn(state, seat, "awaiting_turn_action"), p["spell"])
 
 
 def _fortune_telling(state: dict[str, Any], seat: str, p: dict[str, Any]) -> None:
-    turns.fortune_telling(state, _need_turn(state, seat, "awaiting_fortune"), p["card"])
+    turn_actions.fortune_telling(state, _need_turn(state, seat, "awaiting_fortune"), p["card"])
 
 
 def _play_card(state: dict[str, Any], seat: str, p: dict[str, Any]) -> None:
-    turns.play_card(state, _need_turn(state, seat, "awaiting_play"), p["card"])
+    turn_actions.play_card(state, _need_turn(state, seat, "awaiting_play"), p["card"])
 
 
 def _discard_to_limit(state: dict[str, Any], seat: str, p: dict[str, Any]) -> None:

@@ -1,9 +1,8 @@
-"""A character's turn: start, draw, Fortune Telling, play, move, end, and passing play on (§4, §7.4).
+"""A character's turn: its start, the move, its end, and passing play on (§4, §7.4).
 
 Phases of a turn: ``awaiting_turn_action`` → (``awaiting_fortune``) → (``awaiting_play``, hand
-mode) → the move → end of turn (``awaiting_hand_discard`` if the hand is over the limit).
-A face card drawn as the turn card, in the draw step or as a Fortune Telling replacement starts
-a combat instead (``combat.start``); the turn then ends without a card move (ruling 6).
+mode) → the move → end of turn (``awaiting_hand_discard`` if the hand is over the limit). The
+draw, Fortune Telling and playing a card, which may start a fight, are ``turn_actions``.
 """
 
 from __future__ import annotations
@@ -12,9 +11,8 @@ from typing import Any, cast
 
 from ...cards import pretty, seeded_rng
 from ...errors import IllegalAction
-from . import combat, endings, party
-from . import deck as _deck
-from .core import active, current, is_face, log, pretty_list, sq, value
+from . import endings, party
+from .core import active, current, log, pretty_list, sq, value
 from .data import CLASSES, HAND_SIZE, REVERSED_DIRECTION, SPELLS, SUIT_DIRECTIONS
 from .movement import walk
 
@@ -47,109 +45,6 @@ def begin_turn(state: dict[str, Any], c: dict[str, Any]) -> None:
     )
     if c["class"] == "healer":
         party.heal_at_start(state, c)
-
-
-def draw_card(state: dict[str, Any], c: dict[str, Any]) -> None:
-    """§4.1 step 3 (the turn card) or §4.2 step 3 (the draw step: 1 card, 2 with Good Luck)."""
-    if hand_mode(state):
-        count = 2 if "good_luck" in c["active_effects"] else 1
-        for i in range(count):
-            card = _deck.draw(state)
-            if card is None:
-                if i == 0:
-                    log(state, "card_drawn", "There is no card left to draw: the turn ends.")
-                    end_turn(state)
-                    return
-                break
-            if is_face(card):
-                log(state, "card_drawn", f"{c['id']} draws {pretty(card)}: a boss!")
-                combat.start(state, c, card)
-                return
-            c["hand"].append(card)
-            state["turn"]["drawn_this_turn"].append(card)
-            log(state, "card_drawn", f"{c['id']} draws a card into the hand ({len(state['deck'])} left in the deck).")
-            log(state, "card_drawn", f"You draw {pretty(card)}.", private=c["id"])
-        _after_draw(state, c)
-        return
-    card = _deck.draw(state)
-    if card is None:
-        log(state, "card_drawn", "There is no card left to draw: the turn ends.")
-        end_turn(state)
-        return
-    state["turn"]["drawn_this_turn"].append(card)
-    if is_face(card):
-        log(state, "card_drawn", f"{c['id']} draws {pretty(card)}: a boss!")
-        combat.start(state, c, card)
-        return
-    log(state, "card_drawn", f"{c['id']} draws {pretty(card)}.")
-    state["turn"]["movement_card"] = card
-    _after_draw(state, c)
-
-
-def fortune_available(state: dict[str, Any], c: dict[str, Any]) -> bool:
-    return "fortune_telling" in c["active_effects"] and not state["turn"]["fortune_used"]
-
-
-def _after_draw(state: dict[str, Any], c: dict[str, Any]) -> None:
-    if fortune_available(state, c):
-        state["phase"] = "awaiting_fortune"
-    elif hand_mode(state):
-        state["phase"] = "awaiting_play"
-    else:
-        card = state["turn"]["movement_card"]
-        state["turn"]["movement_card"] = None
-        move_with_card(state, c, card)
-
-
-def fortune_telling(state: dict[str, Any], c: dict[str, Any], card: str | None) -> None:
-    """§4.1 step 4 / §4.2 step 4: discard one number card and draw a replacement, or keep."""
-    turn = state["turn"]
-    turn["fortune_used"] = True
-    if hand_mode(state):
-        if card is not None and card not in c["hand"]:
-            raise IllegalAction(f"{pretty(card)} is not in your hand")
-        if card is None:
-            log(state, "fortune_telling_used", f"{c['id']} keeps the hand.")
-            state["phase"] = "awaiting_play"
-            return
-        c["hand"].remove(card)
-    else:
-        if card is not None and card != turn["movement_card"]:
-            raise IllegalAction(f"only the movement card {pretty(turn['movement_card'])} can be discarded")
-        if card is None:
-            log(state, "fortune_telling_used", f"{c['id']} keeps {pretty(turn['movement_card'])}.")
-            card = turn["movement_card"]
-            turn["movement_card"] = None
-            move_with_card(state, c, card)
-            return
-        turn["movement_card"] = None
-    state["discard"].append(card)
-    new = _deck.draw(state)
-    if new is None:
-        log(state, "fortune_telling_used", f"{c['id']} discards {pretty(card)}, but no card is left: the turn ends.")
-        end_turn(state)
-        return
-    turn["drawn_this_turn"].append(new)
-    if is_face(new):
-        log(state, "fortune_telling_used", f"{c['id']} discards {pretty(card)} and draws {pretty(new)}: a boss!")
-        combat.start(state, c, new)
-        return
-    if hand_mode(state):
-        c["hand"].append(new)
-        log(state, "fortune_telling_used", f"{c['id']} discards {pretty(card)} and draws a replacement.")
-        log(state, "fortune_telling_used", f"You draw {pretty(new)}.", private=c["id"])
-        state["phase"] = "awaiting_play"
-    else:
-        log(state, "fortune_telling_used", f"{c['id']} discards {pretty(card)} and draws {pretty(new)}.")
-        move_with_card(state, c, new)
-
-
-def play_card(state: dict[str, Any], c: dict[str, Any], card: str) -> None:
-    if card not in c["hand"]:
-        raise IllegalAction(f"{pretty(card)} is not in your hand")
-    c["hand"].remove(card)
-    log(state, "card_played", f"{c['id']} plays {pretty(card)}.")
-    move_with_card(state, c, card)
 
 
 def card_move(state: dict[str, Any], c: dict[str, Any], card: str) -> tuple[str, int]:
