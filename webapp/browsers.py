@@ -4,7 +4,9 @@ The id is made the first time a browser takes a seat (or opens a daily deal or a
 sent back in a root-path cookie; the store keeps only its hash, against each game this browser
 took a seat in (``browser_seats``). From those rows come the browser's record per game: played,
 won, best score, current streak. It survives a cleared page cache (the server keeps it), but
-not a new browser or cleared cookies: there is nothing else to know a person by.
+not a new browser or cleared cookies: there is nothing else to know a person by. A game in which a
+bot played this browser's seat (kept it while its player was away) is not in the record: it
+counts what a person played.
 """
 
 from __future__ import annotations
@@ -15,12 +17,12 @@ import time
 from dataclasses import dataclass
 
 from flask import Flask, current_app, g, request
-from sqlalchemy import insert, select
+from sqlalchemy import and_, insert, or_, select
 from sqlalchemy.exc import IntegrityError
 from werkzeug.wrappers import Response
 
 from .seats import COOKIE_MAX_AGE, hash_token
-from .store import Store, browser_seats, games
+from .store import Store, browser_seats, games, seats
 
 COOKIE_NAME = "delve_browser"
 TOKEN_MAX = 64
@@ -91,14 +93,25 @@ class Record:
         return Record(self.played + 1, self.won + int(won), best, self.streak + 1 if won else 0)
 
 
+def _played_by_this_browser(query):
+    """``query`` (over games joined with browser_seats) without the games in which a bot played
+    the browser's seat: the record counts what a person played."""
+    return query.outerjoin(
+        seats, and_(seats.c.game_id == browser_seats.c.game_id, seats.c.seat == browser_seats.c.seat)
+    ).where(or_(seats.c.bot_played.is_(None), seats.c.bot_played == 0))
+
+
 def records(store: Store, key: str | None) -> dict[str, Record]:
     """This browser's record per game slug, from its finished games (oldest first)."""
     if key is None:
         return {}
     with store.engine.connect() as conn:
         rows = conn.execute(
-            select(games.c.slug, games.c.result, browser_seats.c.seat)
-            .join(browser_seats, browser_seats.c.game_id == games.c.id)
+            _played_by_this_browser(
+                select(games.c.slug, games.c.result, browser_seats.c.seat).join(
+                    browser_seats, browser_seats.c.game_id == games.c.id
+                )
+            )
             .where(browser_seats.c.browser == key, games.c.status == "finished", games.c.result.is_not(None))
             .order_by(games.c.finished_at)
         ).all()
@@ -116,8 +129,11 @@ def standing(store: Store, key: str | None, slug: str, game_id: str) -> dict | N
         return None
     with store.engine.connect() as conn:
         rows = conn.execute(
-            select(games.c.id, games.c.result, browser_seats.c.seat)
-            .join(browser_seats, browser_seats.c.game_id == games.c.id)
+            _played_by_this_browser(
+                select(games.c.id, games.c.result, browser_seats.c.seat).join(
+                    browser_seats, browser_seats.c.game_id == games.c.id
+                )
+            )
             .where(
                 browser_seats.c.browser == key,
                 games.c.slug == slug,

@@ -5,14 +5,19 @@ link starts a fresh game on the same deal (the game's seed and options, read fro
 token alone travels). A **daily deal** (``/daily/<slug>``) is drawn in secret by the first request
 of each UTC day, the same for everybody; The Dungeon of Doom's is a table on the day's random map.
 
-Every game played on a shared deal is an *attempt* (``deal_attempts``): ranked if it is this
-browser's first on that deal, practice otherwise. A deal's page lists its finished attempts,
-ranked by score, then fewer actions, then the earlier finish.
+Every game played on a shared deal is an *attempt* (``deal_attempts``): ranked if it is the first
+on that deal both of this browser and of this client address (a keyed hash of it, as seats keep:
+a fresh cookie is free to make), practice otherwise; one started from another attempt ("the same
+deal again") is always practice. A deal's page lists its finished attempts, ranked by score (the
+attempt's own seat's), then fewer actions, then the earlier finish; a seat a bot ever played is
+never ranked (and a daily table takes no bots at all: ``service.takes_bots``).
 
 No studying the deal first: the replay (and the file) of an attempt opens only to a browser whose
 own attempt on that deal is finished, and a daily deal's replays stay closed to everybody until
-its day is over (``replay_closed_because``, which ``webapp.replays`` asks). The seed never leaves
-the server while a game on the deal runs.
+its day is over (``replay_closed_because``, which ``webapp.replays`` asks). A solo game on a shared
+deal — a challenge's source game too — shows its page and board to anyone but its player on the
+same terms (``closed_to_onlooker``): a finished game's page shows its whole log. The seed never
+leaves the server while a game on the deal runs.
 """
 
 from __future__ import annotations
@@ -23,8 +28,8 @@ import time
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 
-from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
-from sqlalchemy import insert, select
+from flask import Blueprint, abort, current_app, make_response, redirect, render_template, request, url_for
+from sqlalchemy import and_, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
 from . import browsers, play
@@ -32,7 +37,7 @@ from . import seats as seat_tokens
 from .catalog import BY_SLUG, clean_name, parse_options
 from .limits import CREATE_GAME, READ, limiter
 from .security import check_csrf
-from .store import Store, challenges, daily_deals, deal_attempts, games, seats
+from .store import Store, browser_seats, challenges, daily_deals, deal_attempts, games, seats
 
 bp = Blueprint("deals", __name__)
 
@@ -77,6 +82,8 @@ class Attempt:
     finished_at: float
     ranked: bool
     browser: str
+    by_bot: bool = False
+    """A bot played the attempt's seat (at some point): listed, never ranked."""
 
 
 @bp.app_template_filter("utc_iso")
@@ -92,18 +99,29 @@ def utc_day(timestamp: float) -> str:
 # ---- the deals' attempts ------------------------------------------------------------------------
 
 
-def add_attempt(deal: str, game_id: str, browser: str) -> bool:
-    """Note ``game_id`` as an attempt on ``deal``; True when it is ranked (this browser's first)."""
+def request_origin() -> str:
+    """This request's client address, as the keyed hash seats keep (``seats.origin_of``)."""
+    return seat_tokens.origin_of(request, current_app.config["SECRET_KEY"])
+
+
+def add_attempt(deal: str, game_id: str, browser: str, *, practice: bool = False) -> bool:
+    """Note ``game_id`` as an attempt on ``deal`` from this request's address; True when it is
+    ranked: the first on the deal of this browser and of this address, and not ``practice`` (an
+    attempt started from another attempt)."""
+    origin = request_origin()
     with store().engine.begin() as conn:
         earlier = conn.execute(
             select(deal_attempts.c.game_id)
-            .where(deal_attempts.c.deal == deal, deal_attempts.c.browser == browser)
+            .where(
+                deal_attempts.c.deal == deal,
+                or_(deal_attempts.c.browser == browser, deal_attempts.c.origin == origin),
+            )
             .limit(1)
         ).first()
-        ranked = earlier is None
+        ranked = earlier is None and not practice
         conn.execute(
             insert(deal_attempts).values(
-                game_id=game_id, deal=deal, browser=browser, ranked=int(ranked), created_at=time.time()
+                game_id=game_id, deal=deal, browser=browser, ranked=int(ranked), created_at=time.time(), origin=origin
             )
         )
     return ranked
@@ -120,8 +138,14 @@ def attempts(deal: str, *, finished_only: bool = True) -> list[Attempt]:
             games.c.finished_at,
             deal_attempts.c.ranked,
             deal_attempts.c.browser,
+            browser_seats.c.seat,
         )
         .join(deal_attempts, deal_attempts.c.game_id == games.c.id)
+        # The attempt's own seat: the one its browser took (a solo game's player; a table's host).
+        .outerjoin(
+            browser_seats,
+            and_(browser_seats.c.game_id == games.c.id, browser_seats.c.browser == deal_attempts.c.browser),
+        )
         .where(deal_attempts.c.deal == deal)
     )
     if finished_only:
@@ -129,28 +153,33 @@ def attempts(deal: str, *, finished_only: bool = True) -> list[Attempt]:
     with store().engine.connect() as conn:
         rows = conn.execute(query).all()
         names: dict[tuple[str, str], str] = {}
+        played_by_bot: set[tuple[str, str]] = set()
         ids = [row.id for row in rows]
         if ids:
-            for game_id, seat, name in conn.execute(
-                select(seats.c.game_id, seats.c.seat, seats.c.name).where(seats.c.game_id.in_(ids))
+            for game_id, seat, name, bot_played in conn.execute(
+                select(seats.c.game_id, seats.c.seat, seats.c.name, seats.c.bot_played).where(seats.c.game_id.in_(ids))
             ):
                 names[(game_id, seat)] = name
+                if bot_played:
+                    played_by_bot.add((game_id, seat))
     found = []
     for row in rows:
         result = json.loads(row.result) if row.result else {}
         scores = result.get("scores") or {}
-        best_seat = max(scores, key=lambda s: scores[s]) if scores else "p1"
+        seat = row.seat or play.SOLO_SEAT
+        by_bot = (row.id, seat) in played_by_bot
         finished_at = row.finished_at or 0.0
         found.append(
             Attempt(
                 game_id=row.id,
-                name=names.get((row.id, best_seat)) or names.get((row.id, "p1")) or "Adventurer",
-                score=int(scores.get(best_seat, 0) or 0),
+                name=names.get((row.id, seat)) or "Adventurer",
+                score=int(scores.get(seat, 0) or 0),
                 actions=row.version,
                 seconds=max(0.0, finished_at - row.created_at) if row.finished_at else 0.0,
                 finished_at=finished_at,
-                ranked=bool(row.ranked),
+                ranked=bool(row.ranked) and not by_bot,
                 browser=row.browser,
+                by_bot=by_bot,
             )
         )
     found.sort(key=lambda a: (-a.score, a.actions, a.finished_at))
@@ -195,6 +224,40 @@ def replay_closed_because(game_id: str) -> tuple[int, str] | None:
     return 403, (
         "This game was played on a challenge's deal: its replay opens once your own attempt on that deal is over."
     )
+
+
+def closed_to_onlooker(game: play.LoadedGame, seat: str | None) -> str | None:
+    """Why this viewer may not see this game's page or board, or None when they may.
+
+    A solo game on a shared deal (a challenge's source game too) shows what a player needs to
+    beat the deal — a finished one, its whole log — so its page opens to anyone but its player on
+    its replay's terms: a challenge's once the viewer's own attempt on it is over, a daily deal's
+    once its day ends. A daily deal's table stays open: its link is how friends sit down."""
+    if seat is not None or not BY_SLUG[game.record.slug].solo:
+        return None
+    deal = deal_of(game.id)
+    if deal is None:
+        return None
+    if deal.startswith("daily:"):
+        if deal.rsplit(":", 1)[1] >= today().isoformat():
+            return "This game is on today's daily deal: only its player sees it until the day ends (midnight UTC)."
+        return None
+    if has_finished_attempt(deal, browsers.browser_key()):
+        return None
+    return "This game was played on a challenge's deal: it opens to you once your own attempt on that deal is over."
+
+
+def on_shared_solo_deal(game: play.LoadedGame) -> bool:
+    """Whether who may see this game depends on the viewer (``closed_to_onlooker``)."""
+    return BY_SLUG[game.record.slug].solo and deal_of(game.id) is not None
+
+
+def _private(body: str):
+    """A page with this browser's own rows (its attempts, its streak): never kept by a shared cache."""
+    response = make_response(body)
+    response.headers["Cache-Control"] = "private, no-cache"
+    response.headers["Vary"] = "Cookie"
+    return response
 
 
 # ---- challenges ---------------------------------------------------------------------------------
@@ -243,8 +306,12 @@ def create_challenge(game_id: str):
                         browser=browsers.browser_key(create=True) or "",
                         ranked=1,
                         created_at=now,
+                        origin=request_origin(),
                     )
                 )
+                # The game is closed to onlookers from now on (closed_to_onlooker): a new revision
+                # retires the board spectators may have been shared before (games.spectator_fragments).
+                conn.execute(update(games).where(games.c.id == game_id).values(revision=games.c.revision + 1))
         except IntegrityError:  # a second press at the same moment made it first
             with store().engine.connect() as conn:
                 token = conn.execute(select(challenges.c.token).where(challenges.c.game_id == game_id)).scalar_one()
@@ -264,7 +331,7 @@ def challenge(token: str):
     entry = BY_SLUG[source.record.slug]
     ranked = attempts(deal)
     me = browsers.browser_key()
-    return render_template(
+    body = render_template(
         "deal.html",
         kind="challenge",
         entry=entry,
@@ -277,6 +344,7 @@ def challenge(token: str):
         me=me,
         playing=len(attempts(deal, finished_only=False)) - len(ranked),
     )
+    return _private(body)
 
 
 @bp.post("/c/<token>/play")
@@ -378,7 +446,7 @@ def daily(slug: str):
     board = attempts(daily_deal(slug, day))
     history, streak = daily_history(slug, me, day)
     mine_today = next((h for h in history if h["day"] == day.isoformat()), None)
-    return render_template(
+    body = render_template(
         "deal.html",
         kind="daily",
         entry=entry,
@@ -395,6 +463,7 @@ def daily(slug: str):
         me=me,
         replays_open=False,
     )
+    return _private(body)
 
 
 @bp.post("/daily/<slug>/play")

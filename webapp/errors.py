@@ -24,7 +24,8 @@ FRIENDLY = {
 }
 
 
-def _render(status: int, message: str):
+def refusal(status: int, message: str):
+    """The answer to a refused request: the flash area's message for htmx, else an error page."""
     if request.headers.get("HX-Request") == "true":
         response = make_response(render_template("_flash.html", message=message, status=status), status)
         # The board stays as it is; only the flash area shows the message.
@@ -41,14 +42,14 @@ def init_app(app: Flask) -> None:
         description = error.description if error.description and error.description != type(error).description else None
         if isinstance(error, RateLimitExceeded):
             description = None  # Flask-Limiter's description is the limit itself ("20 per 1 second")
-        return _render(status, description or FRIENDLY.get(status, "Something went wrong."))
+        return refusal(status, description or FRIENDLY.get(status, "Something went wrong."))
 
     @app.errorhandler(Refused)
     def refused(error: Refused):
         """What the rules or the table's state refuse, as the service said it."""
-        return _render(error.status, error.message)
+        return refusal(error.status, error.message)
 
     @app.errorhandler(Exception)
     def unexpected(error: Exception):
         log.exception("unhandled error on %s %s", request.method, request.path)
-        return _render(500, "Something went wrong on our side. The game is safe: reload the page to carry on.")
+        return refusal(500, "Something went wrong on our side. The game is safe: reload the page to carry on.")

@@ -18,11 +18,12 @@ import rules_engine
 from . import bots, browsers, deals, play
 from . import seats as seat_tokens
 from .catalog import BY_SLUG, clean_name, parse_options
+from .errors import refusal
 from .limits import ACT, CREATE_GAME, READ, limiter
 from .presenters import Scene, present
 from .rendering import name_seats
 from .security import check_csrf
-from .service import GameService, Refused
+from .service import GameService, Refused, takes_bots
 from .store import StaleVersion, Store
 
 bp = Blueprint("games", __name__)
@@ -216,7 +217,7 @@ def render_game(game: play.LoadedGame, seat: str | None, *, flash: str | None = 
             lobby=game.record.lobby,
             table_size=play.table_size(game.rules, game.record.options),
             is_host=seat is not None and any(row["host"] and row["seat"] == seat for row in context["seats"]),
-            bot_levels=bots.LEVELS if bots.supports_bots(game.record.slug) else (),
+            bot_levels=bots.LEVELS if takes_bots(game.record) else (),
             view=None,
             buttons=[],
             result=None,
@@ -409,7 +410,11 @@ def _choose_for_creator(game_id: str, entry) -> None:
 @limiter.shared_limit(READ, scope="read", deduct_when=rendered_here)
 def page(game_id: str):
     game = game_or_404(game_id)
-    return render_game(game, viewer_seat(game))
+    seat = viewer_seat(game)
+    closed = deals.closed_to_onlooker(game, seat)
+    if closed:
+        abort(403, description=closed)
+    return render_game(game, seat)
 
 
 class SpectatorFragments:
@@ -519,11 +524,17 @@ def _board(game_id: str, revision: int | None):
         response.headers["HX-Refresh"] = "true"
         return response, None
     seat = viewer_seat(game)
+    closed = deals.closed_to_onlooker(game, seat)
+    if closed:
+        # An answer, not an abort: a pushed board (board_push) renders here outside a dispatch.
+        return refusal(403, closed), None
     response = render_game(game, seat, log_seen=_log_seen())
     body = response.get_data()
-    # Never share a fragment that carries a form token: each browser has its own.
+    # Never share a fragment that carries a form token (each browser has its own), nor a board of
+    # a game on a shared deal (who may see it depends on the viewer's own attempt, not the game).
     shareable = (
         seat is None
+        and not deals.on_shared_solo_deal(game)
         and is_htmx()
         and game.record.revision == revision
         and response.status_code == 200
@@ -612,9 +623,10 @@ def _start_from(game_id: str, *, same_deal: bool):
         abort(400, description=f"Could not start the game: {error}")
     deal = deals.deal_of(old.id) if same_deal else None
     if deal is not None:
-        # The same shared deal again is one more attempt on it (practice: this browser has one),
-        # so its replay stays closed as the deal's others are.
-        deals.add_attempt(deal, new_id, browsers.browser_key(create=True) or "")
+        # The same shared deal again is one more attempt on it, and always practice (whatever
+        # cookies came with the request: this game's player has played the deal), so its replay
+        # stays closed as the deal's others are.
+        deals.add_attempt(deal, new_id, browsers.browser_key(create=True) or "", practice=True)
     browsers.note_seat(store(), new_id, play.SOLO_SEAT)
     response = redirect(url_for("games.page", game_id=new_id), code=303)
     seat_tokens.give_seat(response, new_id, token, secure=current_app.config["SESSION_COOKIE_SECURE"])

@@ -16,6 +16,10 @@ page lists it only when asked, tagged "set deal". The options are read both as t
 opened and as they stood at the escape (the engine's own lobby can change them after the
 start), so no later change slips a rigged deal into the ranking.
 
+Only what a person played ranks, too: an escape of a seat a bot ever played (``seats.bot_played``:
+a bot's own seat, or a person's seat a bot kept while they were away, even if they came back for
+the escape) is marked "played by a bot" and kept out of the ranking the same way.
+
 >>> list(SORTS)[:3]
 ['rank', 'name', 'class']
 >>> is_set_deal({"deck": ["3C"]}), is_set_deal({"shuffles": "stacked"}), is_set_deal({"turn_mode": "single_draw"})
@@ -102,7 +106,14 @@ def record_escapes(conn, game, seat, action, new_state, now) -> None:
     fresh = game.rules.fame_entries(new_state)[before:]
     if not fresh:
         return
-    names = dict(conn.execute(select(seats.c.seat, seats.c.name).where(seats.c.game_id == game.id)).all())
+    names: dict[str, str] = {}
+    played_by_bot: set[str] = set()
+    for seat_id, name, bot_played in conn.execute(
+        select(seats.c.seat, seats.c.name, seats.c.bot_played).where(seats.c.game_id == game.id)
+    ):
+        names[seat_id] = name
+        if bot_played:
+            played_by_bot.add(seat_id)
     recorded = set(conn.execute(select(hall_of_fame.c.seat).where(hall_of_fame.c.game_id == game.id)).scalars())
     in_force = new_state.get("options") if isinstance(new_state.get("options"), dict) else {}
     set_deal = (
@@ -131,6 +142,7 @@ def record_escapes(conn, game, seat, action, new_state, now) -> None:
                 party_size=entry.get("party_size", 1),
                 created_at=now,
                 set_deal=set_deal,
+                bot=int(entry["player"] in played_by_bot),
             )
         )
 
@@ -139,18 +151,20 @@ def entries(
     store, *, sort: str = "rank", direction: str = "desc", limit: int = SHOWN, set_deals: bool = False
 ) -> list[dict]:
     """Hall of Fame rows as plain dicts, sorted by ``sort`` (ties by rank). Each has its §7.3
-    ``rank`` among the shuffled deals; set deals are left out unless ``set_deals`` (then listed
-    after the others, with no rank)."""
+    ``rank`` among the ranked escapes (shuffled deals a person played); set deals and seats a bot
+    played are left out unless ``set_deals`` (then listed after the others, with no rank)."""
+    unranked = (hall_of_fame.c.set_deal + hall_of_fame.c.bot) > 0
     query = select(
         hall_of_fame,
-        func.row_number().over(partition_by=hall_of_fame.c.set_deal, order_by=_RANKING).label("rank"),
+        unranked.label("unranked"),
+        func.row_number().over(partition_by=unranked, order_by=_RANKING).label("rank"),
     )
     if not set_deals:
-        query = query.where(hall_of_fame.c.set_deal == 0)
+        query = query.where(hall_of_fame.c.set_deal == 0, hall_of_fame.c.bot == 0)
     ranked = query.subquery()
     columns = {name: ranked.c[col.name] for name, col in _COLUMNS.items()}
     first = columns.get(sort)
-    ordering = [ranked.c.set_deal.asc(), ranked.c.rank.asc()]
+    ordering = [ranked.c.unranked.asc(), ranked.c.rank.asc()]
     if first is not None:
         ordering.insert(0, first.asc() if direction == "asc" else first.desc())
     with store.engine.connect() as conn:
@@ -159,7 +173,8 @@ def entries(
     for row in rows:
         item = dict(row)
         item["set_deal"] = bool(row["set_deal"])
-        if item["set_deal"]:
+        item["bot"] = bool(row["bot"])
+        if row["unranked"]:
             item["rank"] = None
         item["bosses"] = json.loads(row["bosses"] or "[]")
         item["mods"] = json.loads(row["mods"] or "[]")

@@ -544,7 +544,9 @@ def replay(game_id: str):
         response.headers["HX-Push-Url"] = link(step)
     else:
         response = make_response(render_template("replay.html", **context))
-    response.headers["Vary"] = "HX-Request"
+    # Whether a replay opens depends on this browser's own attempt (deals.replay_closed_because).
+    response.headers["Vary"] = "HX-Request, Cookie"
+    response.headers["Cache-Control"] = "private"
     return response
 
 
@@ -588,6 +590,8 @@ def export(game_id: str):
     response = make_response(json.dumps(document, ensure_ascii=False, indent=1))
     response.headers["Content-Type"] = "application/json; charset=utf-8"
     response.headers["Content-Disposition"] = f'attachment; filename="delve-{record.slug}-{game.id[:8]}.json"'
+    response.headers["Vary"] = "Cookie"
+    response.headers["Cache-Control"] = "private"
     return response
 
 

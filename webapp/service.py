@@ -108,6 +108,8 @@ class GameService:
             def still_a_bot(conn, game_, seat_, *_rest) -> None:
                 if not self.store.seat_is_bot(conn, game_.id, seat_):
                     raise StaleVersion(game_.version)
+                # Before the other writers: an escape this action writes is already a bot's.
+                self.store.mark_bot_played(conn, game_.id, seat_)
 
             writers = [still_a_bot, *writers]
         applied = play.act(self.store, game, seat, action, by_server=by_server, writers=writers)
@@ -324,6 +326,8 @@ class GameService:
         bots (``start``)."""
         if not bots.supports_bots(game.record.slug):
             raise Refused(409, "This game has no bots yet.")
+        if not takes_bots(game.record):
+            raise Refused(409, "A daily deal's table is for people only: its ranking counts what a person played.")
         if level not in bots.LEVELS:
             raise Refused(400, f"A bot's level is one of: {', '.join(bots.LEVELS)}.")
         seated = self.store.seats(game.id)
@@ -407,10 +411,10 @@ class GameService:
 
     def take_over(self, game: play.LoadedGame, seat: str) -> bool:
         """A bot keeps a dropped player's seat until they come back (instead of the game's absence
-        action): True if it does. Only in a game with bots, only for a seat still in play, and
-        only while another person plays at the table: a table nobody is left at ends as it
-        always did (the absence action), and a solo table waits for its player."""
-        if not bots.supports_bots(game.record.slug) or game.state is None:
+        action): True if it does. Only in a game with bots (never at a daily deal's table), only for
+        a seat still in play, and only while another person plays at the table: a table nobody is
+        left at ends as it always did (the absence action), and a solo table waits for its player."""
+        if not takes_bots(game.record) or game.state is None:
             return False
         living = game.rules.living_seats(game.state)
         if living is not None and seat not in living:
@@ -470,6 +474,12 @@ class GameService:
         if game is None or game.record.status != "waiting":
             raise Refused(409, "The game has already started: use the game's own actions.")
         return game
+
+
+def takes_bots(record) -> bool:
+    """Whether bots may play at this table: a game with bots, but never a daily deal's table (its
+    ranking counts what a person played, so no bot sits there nor keeps a dropped seat)."""
+    return bots.supports_bots(record.slug) and "daily" not in record.lobby
 
 
 def _living_counter(game: play.LoadedGame):

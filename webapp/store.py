@@ -89,6 +89,9 @@ seats = Table(
     # for a person; ``kept`` 1 while a bot plays a dropped player's seat until they come back.
     Column("bot", String(16), nullable=True),
     Column("kept", Integer, nullable=False, server_default="0"),
+    # 1 once a bot has played this seat (its own, or a person's it kept), even after its player is
+    # back: such a seat's result is never ranked (Hall of Fame, deals' rankings, browser records).
+    Column("bot_played", Integer, nullable=False, server_default="0"),
 )
 
 # Which process drives a running table's bots, and until when (webapp/bots.py): exactly one at a
@@ -165,6 +168,9 @@ deal_attempts = Table(
     Column("browser", String(64), nullable=False, index=True),
     Column("ranked", Integer, nullable=False),
     Column("created_at", Float, nullable=False),
+    # The keyed hash of the client address it came from (webapp/seats.py: origin_of): a deal ranks
+    # one attempt per address as well as per browser (a fresh cookie is free to make).
+    Column("origin", String(64), nullable=True),
 )
 
 
@@ -191,6 +197,8 @@ hall_of_fame = Table(
     Column("created_at", Float, nullable=False),
     # 1: the game was dealt from a stacked deck or stacked shuffles; kept out of the ranking.
     Column("set_deal", Integer, nullable=False, server_default="0"),
+    # 1: a bot played the escaping seat (seats.bot_played); kept out of the ranking.
+    Column("bot", Integer, nullable=False, server_default="0"),
     # One entry per character and game: recording is idempotent.
     UniqueConstraint("game_id", "seat", name="uq_hall_of_fame_game_seat"),
 )
@@ -716,6 +724,7 @@ class Store:
                             gone=0,
                             origin=origin,
                             bot=bot,
+                            bot_played=1 if bot else 0,
                         )
                     )
                     revision = _bump(conn, game_id)
@@ -870,6 +879,10 @@ class Store:
         come back since the bot read the board)."""
         played_by = conn.execute(select(seats.c.bot).where(seats.c.game_id == game_id, seats.c.seat == seat)).scalar()
         return played_by is not None
+
+    def mark_bot_played(self, conn, game_id: str, seat: str) -> None:
+        """Inside a bot's action's transaction: the seat has been played by a bot, for good."""
+        conn.execute(update(seats).where(seats.c.game_id == game_id, seats.c.seat == seat).values(bot_played=1))
 
     def bot_tables(self) -> dict[str, tuple[int, float, list[str]]]:
         """Running games where a bot plays a seat still in the game and a person is present:

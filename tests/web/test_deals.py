@@ -120,6 +120,7 @@ def clock(monkeypatch):
 class TestDailyDeals:
     def test_everyone_gets_the_days_deal_once_ranked_and_replays_open_the_next_day(self, seat_client, store, clock):
         ann, bea = seat_client(), seat_client()
+        bea.http.environ_base["REMOTE_ADDR"] = "203.0.113.2"  # a deal ranks one attempt per address
         first = take(ann, f"/daily/{SLUG}", name="Ann")
         other = take(bea, f"/daily/{SLUG}", name="Bea")
         assert store.load(first).seed == store.load(other).seed
@@ -220,6 +221,7 @@ def test_onlookers_read_a_named_players_end_by_name(seat_client, store, clock):
     bea = seat_client()
     game_id = take(bea, "/daily/shuffle-and-doom", name="Bea")
     play_to_the_end(bea, store, seed=2)
+    clock["today"] += dt.timedelta(days=1)  # until then, only its player sees a daily game
     watcher = seat_client()
     seen = Page(watcher.get(f"/g/{game_id}").data)
     assert "Bea" in seen.text(".result") and "You " not in seen.text(".result")
