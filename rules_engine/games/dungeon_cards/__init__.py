@@ -159,6 +159,12 @@ def form_options(form: Mapping[str, Any], options: dict[str, Any]) -> None:
     options["board_width"], options["board_height"] = width, height
 
 
+def form_fields_for(_options: Mapping[str, Any]) -> dict[str, str]:
+    """The creation form's fields that make a game's options: its board as a custom size (a
+    preset is stored as its width and height)."""
+    return {"board_size": "custom"}
+
+
 absence_action = {"type": "absent"}
 timeout_action = {"type": "timeout"}
 server_actions = ("absent", "timeout")
