@@ -31,6 +31,25 @@ Declarations (module attribute → default):
   reaches ``new_game`` as ``options[name] = {seat: value}``); ``UNIQUE_LOBBY_FIELDS`` → ():
   the ones no two seats may share.
 
+What the platform offers around the game is declared here too, so no module outside the game's
+own engine, presenter and templates names it:
+
+- ``FRONT_PAGE_PLACE`` → 100: where the game sits on the front page, lowest first (ties by slug);
+  the five games take 10–50, solo games before tables.
+- ``DAILY_FORM`` → None: the creation form's fields of the game's deal of the day (``{}``: the
+  standard options; the same strings a form posts, so ``form_options`` reads them), or None: no
+  daily deal.
+- ``CHALLENGES`` → False: whether the player of a finished game may challenge friends to its deal
+  (a solo game's: a table game cannot declare it).
+- ``HALL_OF_FAME`` → None: the game's Hall of Fame (``rules_engine.fame.HallOfFame``: its page,
+  columns and ranking, and which options set the deal), whose entries ``fame_entries`` writes;
+  None: no Hall of Fame.
+- ``CLASSIC_CLIENTS`` → False: whether a table may take clients that speak the game's classic
+  line-based TCP protocol (the gateway of ``webapp/adapters/classic``).
+- ``BOT`` → None: the dotted name of the module whose players the server seats at a table
+  (``BotModule``: ``decide`` and ``QUIT``), e.g. ``"rules_engine.bots.dungeon_cards"``; None:
+  no bots play the game.
+
 Optional hooks (module attribute → default):
 
 - ``action_label(state, action)`` → a button's words; default: the type, capitalised.
@@ -65,15 +84,19 @@ Optional hooks (module attribute → default):
 (None, True)
 >>> get("dungeon-of-doom").loss_warning({}, "p1", {"type": "move"}) is None
 True
+>>> rules.daily_form, rules.challenges, rules.hall_of_fame, rules.bot, rules.front_page_place
+({}, True, None, None, 10)
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import importlib
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, Literal, Protocol, TypedDict
 
+from .fame import HallOfFame
 from .options import Option
 
 State = dict[str, Any]
@@ -125,6 +148,20 @@ class GameModule(Protocol):
     def dump(self, state: State) -> dict[str, Any]: ...
 
     def load(self, data: dict[str, Any]) -> State: ...
+
+
+class BotModule(Protocol):
+    """What a game's bot module (``BOT``) defines: the action type a bot never takes (leaving
+    or giving up the game), and how it picks one of ``legal`` (quitting left out) from the seat's
+    view alone, any chance from ``rng``."""
+
+    QUIT: str
+
+    def decide(self, view: dict[str, Any], legal: list[Action], rng: Any) -> Action: ...
+
+
+FRONT_PAGE_LAST = 100
+"""A game that declares no ``FRONT_PAGE_PLACE`` sits after the five (ties by slug)."""
 
 
 def _default_label(_state: State, action: Action) -> str:
@@ -214,6 +251,13 @@ class Rules:
     form_fields_for: Callable[[dict[str, Any]], dict[str, str]]
     lobby_fields: tuple[Option, ...]
     unique_lobby_fields: tuple[str, ...]
+    front_page_place: int
+    daily_form: Mapping[str, str] | None
+    challenges: bool
+    hall_of_fame: HallOfFame | None
+    classic_clients: bool
+    bot: ModuleType | None
+    """The ``BOT`` module (a ``BotModule``: ``_conformance`` has mypy check each one)."""
 
     def __getattr__(self, name: str) -> Any:
         # Only reached for names that are not fields: a game's own extras.
@@ -246,6 +290,15 @@ class Rules:
             action = hooks.get(name)
             return dict(action) if action else None
 
+        table = bool(hooks.get("TABLE", False))
+        challenges = bool(hooks.get("CHALLENGES", False))
+        if challenges and table:
+            raise TypeError(f"game module {module.__name__}: CHALLENGES are for solo games (TABLE is True)")
+        daily_form = hooks.get("DAILY_FORM")
+        # Imported here, not by the game module: a bot module reads the game's own parts, so the
+        # game naming it by its dotted name keeps the import one-way.
+        bot = importlib.import_module(hooks["BOT"]) if hooks.get("BOT") else None
+
         return cls(
             module=module,
             slug=hooks["slug"],
@@ -272,7 +325,7 @@ class Rules:
             loss_warning=hooks.get("loss_warning", _no_warning),
             full_view=hooks.get("full_view") or _spectator_view_revealing_nothing(hooks["view"]),
             positions=hooks.get("positions", _no_positions),
-            table=bool(hooks.get("TABLE", False)),
+            table=table,
             players_label=hooks.get("PLAYERS_LABEL", "Solo"),
             blurb=hooks.get("BLURB", ""),
             options=tuple(hooks.get("OPTIONS", ())),
@@ -281,4 +334,10 @@ class Rules:
             form_fields_for=hooks.get("form_fields_for", _no_fields_for),
             lobby_fields=tuple(hooks.get("LOBBY_FIELDS", ())),
             unique_lobby_fields=tuple(hooks.get("UNIQUE_LOBBY_FIELDS", ())),
+            front_page_place=int(hooks.get("FRONT_PAGE_PLACE", FRONT_PAGE_LAST)),
+            daily_form=dict(daily_form) if daily_form is not None else None,
+            challenges=challenges,
+            hall_of_fame=hooks.get("HALL_OF_FAME"),
+            classic_clients=bool(hooks.get("CLASSIC_CLIENTS", False)),
+            bot=bot,
         )

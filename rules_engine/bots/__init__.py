@@ -1,4 +1,6 @@
-"""Bots: players the server seats at a table (issue 16), one module per game.
+"""Bots: players the server seats at a table (issue 16), one module per game, which the game
+names (its ``BOT`` declaration, ``rules_engine.contract.BotModule``): this module dispatches by
+what ``rules_engine.get(slug).bot`` holds and names no game.
 
 A bot decides from what its seat is shown and nothing else: ``view(state, seat)`` and the seat's
 own legal actions (its page shows them as buttons). It never sees the state, so it cannot
@@ -22,34 +24,36 @@ False
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, cast
 
-from . import dungeon_cards, dungeon_of_doom
+from .. import available, get
+from ..contract import BotModule
 
 __all__ = ["BOT_GAMES", "LEVELS", "NoChoice", "decide", "has_choice", "playable"]
 
 LEVELS = ("easy", "normal")
-BOT_GAMES = ("dungeon-of-doom", "dungeon-cards")
-
-_QUIT = {"dungeon-of-doom": dungeon_of_doom.QUIT, "dungeon-cards": dungeon_cards.QUIT}
-_NORMAL = {"dungeon-of-doom": dungeon_of_doom.decide, "dungeon-cards": dungeon_cards.decide}
+BOT_GAMES = tuple(slug for slug in available() if get(slug).bot is not None)
+"""The games that declare a bot, in slug order."""
 
 
 class NoChoice(ValueError):
     """The seat has nothing to do but quit: it is waiting for another seat."""
 
 
-def _check(slug: str, level: str) -> None:
-    if slug not in BOT_GAMES:
+def _bot(slug: str, level: str) -> BotModule:
+    """The bot module of ``slug`` (``ValueError`` for a game no bot plays or an unknown level)."""
+    bot = get(slug).bot if slug in BOT_GAMES else None
+    if bot is None:
         raise ValueError(f"no bot plays {slug!r} (bots play {', '.join(BOT_GAMES)})")
     if level not in LEVELS:
         raise ValueError(f"unknown bot level {level!r} (levels: {', '.join(LEVELS)})")
+    return cast(BotModule, bot)  # _conformance has mypy check each BOT module against BotModule
 
 
 def playable(slug: str, legal: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The actions of ``legal`` a bot may take: all but quitting the game."""
-    _check(slug, "normal")
-    return [a for a in legal if a.get("type") != _QUIT[slug]]
+    quit_type = _bot(slug, "normal").QUIT
+    return [a for a in legal if a.get("type") != quit_type]
 
 
 def has_choice(slug: str, legal: list[dict[str, Any]]) -> bool:
@@ -65,10 +69,10 @@ def decide(
     ``easy`` picks any legal action at random (never quitting); ``normal`` plays sensibly.
     ``ValueError`` for a game no bot plays or an unknown level; ``NoChoice`` when ``legal`` holds
     nothing but quitting."""
-    _check(slug, level)
+    bot = _bot(slug, level)
     options = playable(slug, legal)
     if not options:
         raise NoChoice("nothing to do but quit: the seat is waiting for another")
     if level == "easy":
         return rng.choice(options)
-    return _NORMAL[slug](view, options, rng)
+    return bot.decide(view, options, rng)

@@ -2,7 +2,8 @@
 
 Assigning a module to a name typed with a Protocol makes mypy check that the module defines each
 member with a compatible type; this module exists for that check (its leading underscore keeps
-it out of ``rules_engine.GAMES``). A new game adds its line here.
+it out of ``rules_engine.GAMES``). A new game adds its line here, and its bot module (``BOT``)
+its line under ``BotModule``.
 
 >>> sorted(module.slug for module in CHECKED)
 ['clear-the-dungeon', 'dungeon-cards', 'dungeon-of-doom', 'hebracs-dungeon', 'shuffle-and-doom']
@@ -10,7 +11,9 @@ it out of ``rules_engine.GAMES``). A new game adds its line here.
 
 from __future__ import annotations
 
-from ..contract import GameModule
+from ..bots import dungeon_cards as dungeon_cards_bot
+from ..bots import dungeon_of_doom as dungeon_of_doom_bot
+from ..contract import BotModule, GameModule
 from . import clear_the_dungeon, dungeon_cards, dungeon_of_doom, hebracs_dungeon, shuffle_and_doom
 
 _clear_the_dungeon: GameModule = clear_the_dungeon
@@ -26,3 +29,6 @@ CHECKED: tuple[GameModule, ...] = (
     _hebracs_dungeon,
     _shuffle_and_doom,
 )
+
+_dungeon_cards_bot: BotModule = dungeon_cards_bot
+_dungeon_of_doom_bot: BotModule = dungeon_of_doom_bot

@@ -75,7 +75,7 @@ def assert_a_bot_move(slug: str, view: dict, legal: list[dict], seed: int) -> No
 
 def test_the_interface():
     assert bots.LEVELS == ("easy", "normal")
-    assert bots.BOT_GAMES == (DOD, DC)
+    assert bots.BOT_GAMES == (DC, DOD)  # the games that declare a BOT, in slug order
     state = dod.new_game(3, ["p1", "p2"], {"start_positions": {"p1": [5, 5], "p2": [9, 1]}})
     view, legal = dod.view(state, "p1"), dod.legal_actions(state, "p1")
     with pytest.raises(ValueError, match="no bot plays"):

@@ -117,6 +117,12 @@ from .data import (
 from .play import ACTIONS, apply, attack_sum, dump, end_turn_cost, item_status, legal_actions, load, new_game, result
 from .views import action_label, full_view, loss_warning, monster_view, view
 
+# What the platform offers around the game (rules_engine/contract.py): its front-page place, a
+# deal of the day on the standard options, and challenges to a finished game's deal.
+FRONT_PAGE_PLACE = 20
+DAILY_FORM: dict[str, str] = {}
+CHALLENGES = True
+
 __all__ = [
     "attack_sum",
     "ACTIONS",

@@ -105,6 +105,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...errors import IllegalAction, InvalidAction
+from ...fame import HallOfFame
 from ...options import Option
 from . import actions as _actions
 from . import clock as _clock
@@ -143,6 +144,50 @@ LOBBY_FIELDS = (
 """Each seat chooses a class in the waiting room (a label reads "Name — what it does"); the choices
 reach ``new_game`` as ``classes``, one for every seat, so the game skips its own lobby."""
 UNIQUE_LOBBY_FIELDS = ("classes",)
+
+
+def sets_the_deal(options: Mapping[str, Any]) -> bool:
+    """Whether these options let a player know or shape the deal in advance (§7.3: such an escape
+    is listed but not ranked): a stacked deck, "Keep the stacked order" shuffles, scripted dice,
+    markers the host placed by hand, hand-placed walls or redirects.
+
+    >>> sets_the_deal({"deck": ["3C"]}), sets_the_deal({"shuffles": "stacked"}), sets_the_deal({"d20_rolls": [20]})
+    (True, True, True)
+    >>> sets_the_deal({"turn_mode": "single_draw"})
+    False
+    """
+    return (
+        bool(options.get("deck"))
+        or options.get("shuffles") == "stacked"
+        or bool(options.get("d20_rolls"))
+        or options.get("marker_placement") == "manual"
+        or bool(options.get("stop_walls"))
+        or bool(options.get("redirects"))
+    )
+
+
+# What the platform offers around the game (rules_engine/contract.py): after the solo games on the
+# front page; no daily deal; every escape in the Hall of Fame, ranked as §7.3 says; bots.
+FRONT_PAGE_PLACE = 40
+HALL_OF_FAME = HallOfFame(
+    page="dungeon_cards/hall_of_fame.html",
+    sorts=(
+        ("rank", "Rank"),
+        ("name", "Name"),
+        ("class", "Class"),
+        ("level", "Level"),
+        ("lives", "Lives"),
+        ("speed", "Speed"),
+        ("turns", "Turns"),
+        ("board", "Board"),
+        ("date", "Date"),
+    ),
+    # §7.3: level high to low, then current lives high to low, then turns low to high (then earlier first).
+    ranking=(("level", "desc"), ("lives", "desc"), ("turns", "asc")),
+    ascending_first=frozenset({"name", "class", "turns"}),
+    set_deal=sets_the_deal,
+)
+BOT = "rules_engine.bots.dungeon_cards"
 
 
 def form_options(form: Mapping[str, Any], options: dict[str, Any]) -> None:

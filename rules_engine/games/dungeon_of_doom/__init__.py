@@ -147,6 +147,13 @@ OPTIONS = (TABLE_SIZE, TURN_SECONDS)
 """The creation form's options (the map is chosen by ``form_options`` from its own fields)."""
 TEST_OPTIONS = ("dice", "start_positions")
 """Options for tests only (forced dice, start positions): never from a production form."""
+# What the platform offers around the game (rules_engine/contract.py): last on the front page; a
+# daily table on a fresh medium random map drawn from the day's seed; the classic TCP clients of
+# rules 10.9; bots.
+FRONT_PAGE_PLACE = 50
+DAILY_FORM = {"map_choice": "random-M"}
+CLASSIC_CLIENTS = True
+BOT = "rules_engine.bots.dungeon_of_doom"
 UPLOAD_MAX_BYTES = 12 * 1024
 UPLOAD_MAX_CELLS = 3600
 """Cells a map made on the creation form may have (60 × 60; the file format allows 100 × 100).

@@ -48,6 +48,12 @@ BLURB = (
 )
 OPTIONS = _state.OPTIONS
 
+# What the platform offers around the game (rules_engine/contract.py): its front-page place, a
+# deal of the day on the standard options, and challenges to a finished game's deal.
+FRONT_PAGE_PLACE = 30
+DAILY_FORM: dict[str, str] = {}
+CHALLENGES = True
+
 _STATE_KEYS = frozenset(
     "seat options seed status phase level life base_max_life genie_life_bonus max_life hand_deck "
     "known_top grid level_effects position inventory encounter battle pending decision counters log".split()

@@ -55,6 +55,12 @@ from .play import ACTIONS, apply, dump, legal_actions, load
 from .setup import new_game
 from .views import action_label, full_view, loss_warning, result, view
 
+# What the platform offers around the game (rules_engine/contract.py): its front-page place, a
+# deal of the day on the standard options, and challenges to a finished game's deal.
+FRONT_PAGE_PLACE = 10
+DAILY_FORM: dict[str, str] = {}
+CHALLENGES = True
+
 __all__ = [
     "ACTIONS",
     "BLURB",
