@@ -51,7 +51,7 @@ class DelveWorker(GeventWorker):
         if self.connections is None:
             # Imported here, not at the top: the application's modules load only after gevent has
             # patched the standard library (init_process); the same count as for open pages.
-            from webapp.connections import SocketsPerAddress
+            from webapp.realtime.connections import SocketsPerAddress
 
             self.connections = SocketsPerAddress()
         key = str(id(client))
@@ -101,7 +101,7 @@ def post_worker_init(worker):
     gc.freeze()
     gc.set_threshold(50_000, 20, 100)
 
-    from webapp.realtime import announce_restart
+    from webapp.realtime.sockets import announce_restart
 
     begin_graceful_stop = signal.getsignal(signal.SIGTERM)
 
@@ -122,6 +122,6 @@ def post_worker_init(worker):
 
 def worker_int(worker):
     """SIGINT/SIGQUIT, the quick stop: tell pages at once (gunicorn gives the worker 0.1 s)."""
-    from webapp.realtime import announce_restart
+    from webapp.realtime.sockets import announce_restart
 
     announce_restart()

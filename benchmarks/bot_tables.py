@@ -93,7 +93,7 @@ def decision_times(store, game_ids: list[str]) -> list[float]:
 
 
 def run_point(games: int, bot_tables: int, seconds: float, workdir: Path) -> dict:
-    from webapp.store import Store
+    from webapp.storage.store import Store
 
     env = {
         "RATE_LIMITS": "0",

@@ -1,4 +1,4 @@
-"""Classic crowd: 200 classic TCP clients (issue 17's gateway, webapp/classic.py) playing The Dungeon
+"""Classic crowd: 200 classic TCP clients (issue 17's gateway, webapp/adapters/classic) playing The Dungeon
 of Doom on one server process while benchmarks/load.py's busy web tables run against it. Figures
 only, never pass/fail:
 

@@ -77,7 +77,7 @@ sys.path[:0] = [str(ROOT / "tests" / "ops"), str(Path(__file__).resolve().parent
 os.environ.setdefault("SECRET_KEY", "benchmark")
 
 from _common import percentile, print_table  # noqa: E402
-from cluster import Player, Server, action_version, buttons, page_version, your_turn  # noqa: E402
+from cluster import Player, Server, action_version, buttons, page_revision, your_turn  # noqa: E402
 
 # An open hall the four seats walk around in. The generator never picks anything up, so nobody
 # gathers the 2 gold the exit asks for: games never end.
@@ -130,7 +130,7 @@ class Seat:
         self.acting = False  # its own POST is in flight: its answer is the new board
 
     def remember(self, body: str) -> None:
-        version, revision = action_version(body), page_version(body)
+        version, revision = action_version(body), page_revision(body)
         with self.lock:
             if version is not None and revision is not None and revision >= self.revision:
                 self.version, self.revision, self.body = version, revision, body
@@ -263,7 +263,7 @@ class Game:
             if new_version in self.acknowledged:
                 self.run.duplicate_acks += 1
             self.acknowledged[new_version] = action
-            self.actions.append((sent, page_version(response.text), seat.index))
+            self.actions.append((sent, page_revision(response.text), seat.index))
             seat.acted(response.text)
             if not your_turn(response.text):
                 self.turn = (self.turn + 1) % SEATS
@@ -338,7 +338,7 @@ class Run:
         for game in self.games:
             for seat in game.seats:
                 changes = [
-                    (t, data["version"]) for t, name, data in seat.listener.messages if name in ("changed", "board")
+                    (t, data["revision"]) for t, name, data in seat.listener.messages if name in ("changed", "board")
                 ]
                 for sent, revision, actor in game.actions:
                     if actor == seat.index and self.boards:
@@ -428,7 +428,7 @@ def ms(samples: list[float], p: float) -> float:
 def run_point(
     setup: str, games: int, seconds: float, services, workdir: Path, worker: str, boards: bool = True
 ) -> dict:
-    from webapp.store import Store
+    from webapp.storage.store import Store
 
     threads = SEATS * games + 64  # the gthread worker's; the gevent worker has no threads to size
     env = {

@@ -36,13 +36,13 @@ from _common import print_table, summary_us  # noqa: E402
 from memory import free_port, rss_mb  # noqa: E402
 
 import rules_engine  # noqa: E402
-from webapp.store import Store  # noqa: E402
+from webapp.storage.store import Store  # noqa: E402
 
 PARTY_CLASSES = ["mage", "healer", "soldier", "rogue", "tank"]
 
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"|"X-CSRF-Token": "([^"]+)"')
 PRESENCE = re.compile(r'data-presence="([^"]+)"')
-VERSION = re.compile(r'data-version="(\d+)"')
+VERSION = re.compile(r'data-revision="(\d+)"')
 
 
 def browser_session() -> requests.Session:
@@ -73,15 +73,15 @@ class Page:
         self.sio.on("changed", self._changed)
         ticket = PRESENCE.search(self.html)
         self.sio.connect(base, transports=["websocket"], wait_timeout=10)
-        self.sio.call("watch", {"game": game_id, "version": -1, "presence": ticket.group(1) if ticket else None})
+        self.sio.call("watch", {"game": game_id, "revision": -1, "presence": ticket.group(1) if ticket else None})
 
     def _changed(self, message):
-        version = message["version"]
+        revision = message["revision"]
         with self.lock:
-            self.pushed.setdefault(version, time.perf_counter())
+            self.pushed.setdefault(revision, time.perf_counter())
         body = self.http.get(f"{self.base}/g/{self.game_id}/board", headers={"HX-Request": "true"}).text
         with self.lock:
-            self.refreshed.setdefault(version, time.perf_counter())
+            self.refreshed.setdefault(revision, time.perf_counter())
             self.html = body
 
     def close(self):

@@ -30,9 +30,10 @@ from _common import print_table, summary_us  # noqa: E402
 from push_latency import PARTY_CLASSES  # noqa: E402
 from sqlalchemy import event  # noqa: E402
 
-from webapp import create_app, games, play  # noqa: E402
-from webapp import seats as seat_tokens  # noqa: E402
-from webapp.catalog import BY_SLUG, parse_options  # noqa: E402
+from webapp import create_app  # noqa: E402
+from webapp.domain import play  # noqa: E402
+from webapp.domain.catalog import BY_SLUG, parse_options  # noqa: E402
+from webapp.pages import board, viewer  # noqa: E402
 
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"|"X-CSRF-Token": "([^"]+)"')
 LOG_SEEN = re.compile(r'id="log-seen" name="log_seen" value="(\d+)"')
@@ -101,7 +102,7 @@ def open_game(app, slug: str, form: dict, players: int, seed: int):
     else:
         game_id, token = play.open_table(store, slug, options, name="P1", seed=seed)
     host = app.test_client()
-    host.set_cookie(seat_tokens.COOKIE_NAME, token, path=f"/g/{game_id}")
+    host.set_cookie(viewer.SEAT_COOKIE_NAME, token, path=f"/g/{game_id}")
     clients = [host]
     for i in range(2, players + 1):
         client = app.test_client()
@@ -154,7 +155,7 @@ def measure(app, slug: str, form: dict, players: int, actions: int, renders: int
     log_seen = LOG_SEEN.search(body).group(1)
 
     render_times: list[float] = []
-    real_render = games.render_blocks
+    real_render = board.render_blocks
 
     def timed_render(*args, **kwargs):
         t0 = time.perf_counter()
@@ -168,7 +169,7 @@ def measure(app, slug: str, form: dict, players: int, actions: int, renders: int
     def count(*_args):
         statements[0] += 1
 
-    games.render_blocks = timed_render
+    board.render_blocks = timed_render
     event.listen(store.engine, "before_cursor_execute", count)
     try:
         for _ in range(5):  # warm: templates compiled, caches filled
@@ -183,7 +184,7 @@ def measure(app, slug: str, form: dict, players: int, actions: int, renders: int
             samples.append(time.perf_counter() - t0)
             assert response.status_code == 200, body[:300]
     finally:
-        games.render_blocks = real_render
+        board.render_blocks = real_render
         event.remove(store.engine, "before_cursor_execute", count)
     return summary_us(samples), summary_us(render_times), len(body), statements[0] / renders
 

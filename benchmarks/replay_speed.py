@@ -30,8 +30,9 @@ os.environ.setdefault("SECRET_KEY", "benchmark")
 from _common import print_table, summary_us  # noqa: E402
 
 import rules_engine  # noqa: E402
-from webapp import create_app, replays  # noqa: E402
-from webapp.catalog import BY_SLUG, parse_options  # noqa: E402
+from webapp import create_app  # noqa: E402
+from webapp.domain import history as replays  # noqa: E402
+from webapp.domain.catalog import BY_SLUG, parse_options  # noqa: E402
 
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
 WAYS_OUT = {"leave", "leave_game", "resign", "give_up", "exit"}
@@ -109,7 +110,7 @@ def main() -> None:
         assert response.status_code == 303, response.get_data(as_text=True)[:500]
         path = response.headers["Location"].split("?")[0]
         steps = len(document["actions"])
-        replays.histories = replays.Histories()  # the first step below rebuilds, as in a fresh process
+        app.extensions["delve_histories"] = replays.Histories()  # the first step below rebuilds, as in a fresh process
         rng = random.Random(7)
         order = [rng.randrange(steps + 1) for _ in range(args.requests)]
         started = time.perf_counter()

@@ -31,13 +31,13 @@ def start_game(page, deck: str | None = None) -> str:
 
 
 def version(page) -> int:
-    return int(page.locator("#game").get_attribute("data-version"))
+    return int(page.locator("#game").get_attribute("data-revision"))
 
 
 def expect_version(page, number: int) -> None:
     """The board of that version is on the page and settled (htmx's settle takes ~20 ms: a person
     does not press the next key inside it, and a test that does races the page's own set-up)."""
-    expect(page.locator("#game")).to_have_attribute("data-version", str(number))
+    expect(page.locator("#game")).to_have_attribute("data-revision", str(number))
     expect(page.locator("#game.htmx-settling, #game.htmx-swapping")).to_have_count(0)
 
 
@@ -256,16 +256,16 @@ def test_spectator_follows_live_and_sees_the_peek_without_choices(page, new_page
     hand_card(page, "10D").drag_to(monster(page, "r7c2"))  # drag and drop works as well as clicks
     expect_version(page, 1)
     click_step(page, "3H r7c2")
-    expect(watcher.locator("#game")).to_have_attribute("data-version", "2")
+    expect(watcher.locator("#game")).to_have_attribute("data-revision", "2")
     expect(watcher.locator('.ctd-monster[data-target="r7c2"]')).to_contain_text("13/13")
     click_step(page, "2D r7c2")  # K♦ beaten: an item; the hand was empty, turn 2 draws
-    expect(watcher.locator("#game")).to_have_attribute("data-version", "3")
+    expect(watcher.locator("#game")).to_have_attribute("data-revision", "3")
     expect(watcher.locator(".ctd-item[data-item=KD]")).to_be_visible()
     expect(watcher.locator(".ctd-items button")).to_have_count(0)
 
     click_step(page, "KD")
     expect(page.locator(".ctd-peeked .card")).to_have_attribute("aria-label", "10 of clubs")
-    expect(watcher.locator("#game")).to_have_attribute("data-version", "4")
+    expect(watcher.locator("#game")).to_have_attribute("data-revision", "4")
     # Rules 10.3: the spectator's view equals the player's, the peeked card included.
     expect(watcher.locator(".ctd-peek")).to_contain_text("The player is choosing")
     expect(watcher.locator(".ctd-peeked .card")).to_have_attribute("aria-label", "10 of clubs")
@@ -275,7 +275,7 @@ def test_spectator_follows_live_and_sees_the_peek_without_choices(page, new_page
 
     click_step(page, "leave")
     expect(page.locator(".ctd-bottom")).to_contain_text("Known bottom card")
-    expect(watcher.locator("#game")).to_have_attribute("data-version", "5")
+    expect(watcher.locator("#game")).to_have_attribute("data-revision", "5")
     expect(watcher.locator(".ctd-bottom .card")).to_have_attribute("aria-label", "10 of clubs")
 
     # A reload resumes exactly where the game is.

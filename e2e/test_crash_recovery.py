@@ -63,7 +63,7 @@ def connected_s2_game_with_top_set(context):
     open_s2_game(page)
     expect(page.locator("html")).to_have_attribute("data-live", "connected")
     page.get_by_role("button", name=re.compile("top set", re.I)).first.click()
-    expect(page.locator("#game")).to_have_attribute("data-version", "1")
+    expect(page.locator("#game")).to_have_attribute("data-revision", "1")
     return page, page_errors
 
 
@@ -76,7 +76,7 @@ def test_the_page_reconnects_by_itself_after_a_crash_and_play_goes_on(browser, c
         game = page.locator("#game")
         live = page.locator("html")
         page.get_by_role("button", name=re.compile(r"8♦.*attack|attack.*8♦", re.I)).first.click()
-        expect(game).to_have_attribute("data-version", "2")
+        expect(game).to_have_attribute("data-revision", "2")
         expect(page.locator("#room-title")).to_have_text("Combat")
 
         server.kill()  # mid-game: no graceful goodbye, no "server_restarting" message
@@ -86,13 +86,13 @@ def test_the_page_reconnects_by_itself_after_a_crash_and_play_goes_on(browser, c
         # The same player in another tab acts on the restarted server …
         other_tab = context.new_page()
         other_tab.goto(game_url)
-        expect(other_tab.locator("#game")).to_have_attribute("data-version", "2")
+        expect(other_tab.locator("#game")).to_have_attribute("data-revision", "2")
         other_tab.get_by_role("button", name=re.compile(r"Attack 6♠")).first.click()
-        expect(other_tab.locator("#game")).to_have_attribute("data-version", "3")
+        expect(other_tab.locator("#game")).to_have_attribute("data-revision", "3")
 
         # … and the first page, untouched, reconnected by itself and shows the board as it stands.
         expect(live).to_have_attribute("data-live", "connected", timeout=RECONNECT)
-        expect(game).to_have_attribute("data-version", "3", timeout=RECONNECT)
+        expect(game).to_have_attribute("data-revision", "3", timeout=RECONNECT)
         expect(page.locator("#room-title")).to_have_count(0)  # the fight is won: no room panel
         expect(page.locator("#status")).to_have_text(other_tab.locator("#status").inner_text())
         map_label = other_tab.get_by_role("img", name=re.compile("^Map ")).get_attribute("aria-label")
@@ -100,7 +100,7 @@ def test_the_page_reconnects_by_itself_after_a_crash_and_play_goes_on(browser, c
 
         # The player acts again from the first page, successfully.
         page.get_by_role("button", name=re.compile("Move east", re.I)).first.click()
-        expect(game).to_have_attribute("data-version", "4")
+        expect(game).to_have_attribute("data-revision", "4")
         expect(page.locator("#flash .alert")).to_have_count(0)
         assert page_errors == []
     finally:
@@ -124,7 +124,7 @@ def test_a_graceful_restart_is_announced_and_play_goes_on(browser, crashable_ser
 
         expect(live).to_have_attribute("data-live", "connected", timeout=RECONNECT)
         page.get_by_role("button", name=re.compile(r"8♦.*attack|attack.*8♦", re.I)).first.click()
-        expect(game).to_have_attribute("data-version", "2")
+        expect(game).to_have_attribute("data-revision", "2")
         assert page_errors == []
     finally:
         context.close()

@@ -51,11 +51,11 @@ def join(page, url, name):
 
 def wait_all_caught_up(page, before, everyone):
     """The actor's page shows its own action's answer; then every page reaches that revision."""
-    expect(page.locator("#game")).not_to_have_attribute("data-version", str(before))
-    after = int(page.locator("#game").get_attribute("data-version"))
+    expect(page.locator("#game")).not_to_have_attribute("data-revision", str(before))
+    after = int(page.locator("#game").get_attribute("data-revision"))
     for other in everyone:
         other.wait_for_function(
-            "rev => parseInt(document.getElementById('game').getAttribute('data-version'), 10) >= rev", arg=after
+            "rev => parseInt(document.getElementById('game').getAttribute('data-revision'), 10) >= rev", arg=after
         )
 
 
@@ -63,7 +63,7 @@ def act(page, name, everyone):
     """Click an action (it exists only on the player's turn) and wait until every page has caught up."""
     button = page.get_by_role("button", name=name).first
     expect(button).to_be_visible()
-    before = int(page.locator("#game").get_attribute("data-version"))
+    before = int(page.locator("#game").get_attribute("data-revision"))
     button.click()
     wait_all_caught_up(page, before, everyone)
 
@@ -71,7 +71,7 @@ def act(page, name, everyone):
 def key(page, pressed, everyone):
     """Press a key on the player's turn and wait until every page has caught up."""
     expect(page.locator("#game")).to_have_attribute("data-your-turn", "true")
-    before = int(page.locator("#game").get_attribute("data-version"))
+    before = int(page.locator("#game").get_attribute("data-revision"))
     page.keyboard.press(pressed)
     wait_all_caught_up(page, before, everyone)
 

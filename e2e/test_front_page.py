@@ -52,7 +52,7 @@ def start_game(page, slug, button, table, *, scan=None):
             group.locator("button:enabled").first.click()
             expect(group.locator("button[aria-pressed=true]")).to_have_count(1)
         page.get_by_role("button", name=re.compile("Start the game")).click()
-        expect(page.locator("#game[data-version]")).to_be_visible()
+        expect(page.locator("#game[data-revision]")).to_be_visible()
     return page.url
 
 

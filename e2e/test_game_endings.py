@@ -33,13 +33,13 @@ def start(page, deck: str) -> str:
 
 
 def version(page) -> int:
-    return int(page.locator("#game").get_attribute("data-version"))
+    return int(page.locator("#game").get_attribute("data-revision"))
 
 
 def click(page, name) -> None:
     before = version(page)
     page.get_by_role("button", name=name).first.click()
-    expect(page.locator("#game")).to_have_attribute("data-version", str(before + 1))
+    expect(page.locator("#game")).to_have_attribute("data-revision", str(before + 1))
 
 
 def into_the_trap_room(page) -> None:
@@ -79,7 +79,7 @@ def test_a_fatal_take_warns_asks_and_a_dismissed_confirm_changes_nothing(page, n
     page.wait_for_timeout(400)
     assert len(asked) == 2 and all(FATAL in message for message in asked), asked
     assert posts == []
-    expect(page.locator("#game")).to_have_attribute("data-version", "3")
+    expect(page.locator("#game")).to_have_attribute("data-revision", "3")
     expect(page.locator(".result")).to_have_count(0)
 
     page.remove_listener("dialog", dismiss)

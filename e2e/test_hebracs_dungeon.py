@@ -33,14 +33,14 @@ def start_game(page, deck, **numbers):
 
 
 def version(page):
-    return int(page.locator("#game").get_attribute("data-version"))
+    return int(page.locator("#game").get_attribute("data-revision"))
 
 
 def press(page, name):
     """Click a button by its accessible name and wait for the board of the next version."""
     before = version(page)
     page.get_by_role("button", name=name, exact=True).first.click()
-    expect(page.locator("#game")).to_have_attribute("data-version", str(before + 1))
+    expect(page.locator("#game")).to_have_attribute("data-revision", str(before + 1))
 
 
 def enter(page, row, col):
@@ -78,7 +78,7 @@ def test_deal_a_from_the_first_corner_to_victory_with_a_spectator(page, new_page
     press(page, "Attack")
     expect(page.locator("#encounter")).to_contain_text("3 = 3 against 10: you lost 7 life (10 − 3).")
     axe_check(page)
-    expect(watcher.locator("#game")).to_have_attribute("data-version", str(version(page)))
+    expect(watcher.locator("#game")).to_have_attribute("data-revision", str(version(page)))
     expect(watcher.locator("#enc-title")).to_have_text("Battle in chamber (1,2)")
     expect(watcher.locator("form.play")).to_have_count(0)
     expect(
@@ -125,7 +125,7 @@ def test_deal_a_from_the_first_corner_to_victory_with_a_spectator(page, new_page
     press(page, "Cast Remote Vision")
     press(page, "Peek into (2,3)")
     expect(chamber(page, 2, 3)).to_have_attribute("aria-label", re.compile("you saw queen of spades"))
-    expect(watcher.locator("#game")).to_have_attribute("data-version", str(version(page)))
+    expect(watcher.locator("#game")).to_have_attribute("data-revision", str(version(page)))
     expect(chamber(watcher, 2, 3)).to_have_attribute("aria-label", re.compile(r"enemy face down, treasure face down$"))
     press(page, "Stop peeking")
 

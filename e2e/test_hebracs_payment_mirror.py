@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 
 from rules_engine.games.hebracs_dungeon.trade import PAYMENT_CASES, payment_case
-from webapp.presenters.hebracs_dungeon import scaled_text, scaled_words
+from webapp.pages.presenters.hebracs_dungeon import scaled_text, scaled_words
 
 SCRIPT = Path(__file__).resolve().parent.parent / "static" / "js" / "hebracs_dungeon.js"
 

@@ -8,8 +8,8 @@ import re
 
 from playwright.sync_api import expect
 
-from webapp import play
-from webapp.store import Store
+from webapp.domain import play
+from webapp.storage.store import Store
 
 
 def test_a_page_catches_up_on_a_change_whose_push_was_lost(page, new_page, live_server, console_errors):
@@ -22,7 +22,7 @@ def test_a_page_catches_up_on_a_change_whose_push_was_lost(page, new_page, live_
     for open_page in (page, watcher):
         expect(open_page.locator("html")).to_have_attribute("data-live", "connected")
     expect(watcher.locator("#status")).to_contain_text("Choose the set")
-    version = int(page.locator("#game").get_attribute("data-version"))
+    version = int(page.locator("#game").get_attribute("data-revision"))
 
     # The player's move reaches the store from outside the server process: nobody is rung.
     store = Store(f"sqlite:///{live_server.workdir / 'delve.sqlite3'}")
@@ -32,10 +32,10 @@ def test_a_page_catches_up_on_a_change_whose_push_was_lost(page, new_page, live_
     finally:
         store.engine.dispose()
     page.wait_for_timeout(1000)
-    expect(watcher.locator("#game")).to_have_attribute("data-version", str(version))  # no push came
+    expect(watcher.locator("#game")).to_have_attribute("data-revision", str(version))  # no push came
 
     for open_page in (watcher, page):  # both tabs come back into view
         open_page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
-        expect(open_page.locator("#game")).to_have_attribute("data-version", str(version + 1))
+        expect(open_page.locator("#game")).to_have_attribute("data-revision", str(version + 1))
         expect(open_page.locator("#status")).not_to_contain_text("Choose the set")
     assert console_errors == []

@@ -43,7 +43,7 @@ EXPLORING = 3  # the walk's first step on the map: the adventurer stands in a co
 
 def act(page, action: dict) -> None:
     """Click the button that posts exactly this action, and wait for the next board."""
-    version = int(page.locator("#game").get_attribute("data-version"))
+    version = int(page.locator("#game").get_attribute("data-revision"))
     found = page.evaluate(
         """wanted => {
              const keyed = a => JSON.stringify(Object.entries(a).sort());
@@ -58,7 +58,7 @@ def act(page, action: dict) -> None:
     )
     assert found, f"no button for {json.dumps(action)}"
     page.locator(f"#{found}").click()
-    expect(page.locator("#game")).to_have_attribute("data-version", str(version + 1))
+    expect(page.locator("#game")).to_have_attribute("data-revision", str(version + 1))
 
 
 def shuffle_and_doom(page, steps=EXPLORING):

@@ -31,9 +31,9 @@ def start_game(page, *, size=None, deck=None, options=()):
 
 
 def click_action(page, name):
-    version = int(page.locator("#game").get_attribute("data-version"))
+    version = int(page.locator("#game").get_attribute("data-revision"))
     page.get_by_role("button", name=name).first.click()
-    expect(page.locator("#game")).to_have_attribute("data-version", str(version + 1))
+    expect(page.locator("#game")).to_have_attribute("data-revision", str(version + 1))
 
 
 def stat(page, name):
@@ -88,9 +88,9 @@ def test_whole_game_with_the_keyboard_only(page, console_errors):
     page.wait_for_url(re.compile(r".*/g/[A-Za-z0-9_-]{20,}$"))
 
     def press(key):
-        version = int(page.locator("#game").get_attribute("data-version"))
+        version = int(page.locator("#game").get_attribute("data-revision"))
         page.keyboard.press(key)
-        expect(page.locator("#game")).to_have_attribute("data-version", str(version + 1))
+        expect(page.locator("#game")).to_have_attribute("data-revision", str(version + 1))
 
     press("1")  # the top set
     press("2")  # 8♦'s +1 to attack (health 1, attack 2, intelligence 3)
@@ -115,9 +115,9 @@ def test_spectator_follows_live_without_controls(page, new_page, axe_check):
     axe_check(watcher)
 
     click_action(page, re.compile(r"top set", re.I))
-    expect(watcher.locator("#game")).to_have_attribute("data-version", "1")
+    expect(watcher.locator("#game")).to_have_attribute("data-revision", "1")
     click_action(page, re.compile(r"8♦.*attack|attack.*8♦", re.I))
-    expect(watcher.locator("#game")).to_have_attribute("data-version", "2")
+    expect(watcher.locator("#game")).to_have_attribute("data-revision", "2")
     expect(stat(watcher, "Attack")).to_have_text("11")
     expect(watcher.locator("#room-title")).to_have_text("Combat")
     expect(watcher.locator("#log")).to_contain_text("6")
@@ -143,12 +143,12 @@ def test_forged_and_stale_actions_show_readable_errors(page, console_errors):
     forged.evaluate("b => b.value = JSON.stringify({type: 'move', dir: 'N'})")
     forged.click()
     expect(page.locator("#flash .alert")).to_contain_text("Not allowed")
-    expect(page.locator("#game")).to_have_attribute("data-version", "0")
+    expect(page.locator("#game")).to_have_attribute("data-revision", "0")
 
     page.locator("form.play input[name=version]").evaluate("i => i.value = '7'")
     page.get_by_role("button", name=re.compile("side set", re.I)).first.click()
     expect(page.locator("#flash .alert")).to_contain_text("moved on")
-    expect(page.locator("#game")).to_have_attribute("data-version", "0")
+    expect(page.locator("#game")).to_have_attribute("data-revision", "0")
     # the refreshed board still works
     click_action(page, re.compile(r"top set", re.I))
     # 4xx answers are expected here; the browser logs them as failed resources, nothing else
@@ -190,9 +190,9 @@ def test_phone_layout_fits_and_keeps_touch_targets_during_play(new_page, size, a
     for _ in range(14):
         if phone.locator(".result").count():
             break
-        version = int(phone.locator("#game").get_attribute("data-version"))
+        version = int(phone.locator("#game").get_attribute("data-revision"))
         phone.locator("form.play button[name=action]").first.tap()
-        expect(phone.locator("#game")).to_have_attribute("data-version", str(version + 1))
+        expect(phone.locator("#game")).to_have_attribute("data-revision", str(version + 1))
         rooms_seen += phone.locator("#room-title", has_text=re.compile("Combat|Traps")).count()
         assert layout_problems(phone, 375) == [], phone.locator("#status").inner_text()
         box = phone.locator(".map").bounding_box()

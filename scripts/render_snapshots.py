@@ -31,7 +31,8 @@ time.time = lambda: FROZEN  # every countdown and timestamp the same on every ru
 
 from render_speed import EXITS, open_game  # noqa: E402
 
-from webapp import create_app, play  # noqa: E402
+from webapp import create_app  # noqa: E402
+from webapp.domain import play  # noqa: E402
 
 GAMES = [
     ("shuffle-and-doom", {"size": "7"}, 0),

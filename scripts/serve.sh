@@ -5,6 +5,6 @@
 source "$(dirname "$0")/_setup.sh"
 delve_setup
 echo "==> database migrations"
-.venv/bin/python -m webapp.migrate
+.venv/bin/python -m webapp.storage.migrate
 echo "==> Delve on http://${HOST:-127.0.0.1}:${PORT:-8000}/ (Ctrl+C to stop)"
 exec .venv/bin/gunicorn -c gunicorn.conf.py 'webapp.wsgi:app'

@@ -13,7 +13,9 @@ from tests.helpers.web import form_token
 
 os.environ.setdefault("SECRET_KEY", "tests-only-secret-key")
 
-VERSION_RE = re.compile(r'data-version="(\d+)"')
+# The action form's optimistic lock (``version``: the game's action count), which a client's next
+# action is based on; not the page root's ``data-revision`` (every change a viewer can see).
+VERSION_RE = re.compile(r'name="version" value="(\d+)"')
 
 # The quick set (`pytest -m fast`): engine and web tests, all in-process (no browser, no real
 # server). A test needing a real service, a browser, or many seconds is marked and left out.

@@ -1,41 +1,43 @@
 """Delve's web application: routes, seats, storage, realtime and rendering. No rule is decided here.
 
-``create_app(config=None)`` is the factory; ``socketio`` the Socket.IO instance.
+``create_app(config=None)`` is the factory and the one composition root: the only module that
+imports every layer (``web`` and ``adapters`` above ``realtime`` above ``pages`` above ``domain``
+above ``storage``) and wires them, making the process-wide caches and keeping them in
+``app.extensions``. ``socketio`` is the Socket.IO instance.
 """
 
 from __future__ import annotations
-
-import sys
 
 from flask import Flask
 from sqlalchemy.exc import SQLAlchemyError
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from . import errors, hall_of_fame, limits, logs, rendering, security
-from .board_push import board_pushes
-from .config import PROJECT_ROOT, ConfigError, from_environment
-from .connections import SocketsPerAddress
-from .realtime import LocalDoorbell, RedisDoorbell, count_sessions, notify_changed, socketio
-from .service import GameService
-from .store import Store, make_engine
+from . import logs
+from .adapters import classic
+from .config import PROJECT_ROOT, ConfigError, async_mode, from_environment
+from .domain import hall_of_fame
+from .domain.bots import delay_from_environment
+from .domain.history import Histories
+from .domain.service import GameService
+from .pages import rendering
+from .pages.spectator_fragments import SpectatorFragments
+from .realtime import presence
+from .realtime.board_push import BoardPushes
+from .realtime.connections import SocketsPerAddress
+from .realtime.sockets import (
+    Listeners,
+    LocalDoorbell,
+    RedisDoorbell,
+    count_sessions,
+    notify_changed,
+    socketio,
+)
+from .storage.migrate import database_error
+from .storage.store import Store
+from .web import deals, errors, front_page, games, limits, replays, seat_cookies, security, tables
+from .web import hall_of_fame as hall_of_fame_page
 
 __all__ = ["create_app", "socketio", "ConfigError"]
-
-
-def database_error(url: str, error: Exception) -> ConfigError:
-    """What to tell whoever starts the server when its database cannot be used (no password)."""
-    try:
-        where = make_engine(url).url.render_as_string(hide_password=True)
-    except Exception:  # a URL SQLAlchemy cannot even parse
-        where = "DATABASE_URL"
-    reason = getattr(error, "orig", None) or error
-    return ConfigError(f"cannot use the database at {where}: {type(reason).__name__}: {reason}".strip())
-
-
-def async_mode() -> str:
-    """ "gevent" when this process's standard library is patched by gevent, else "threading"."""
-    monkey = sys.modules.get("gevent.monkey")
-    return "gevent" if monkey is not None and monkey.is_module_patched("socket") else "threading"
 
 
 def create_app(config: dict | None = None) -> Flask:
@@ -48,8 +50,6 @@ def create_app(config: dict | None = None) -> Flask:
     if config:
         app.config.update(config)
     if "BOT_DELAY_SECONDS" not in app.config:
-        from .bots import delay_from_environment
-
         app.config["BOT_DELAY_SECONDS"] = delay_from_environment()
     logs.init_app(app)
     app.jinja_env.trim_blocks = True
@@ -61,21 +61,30 @@ def create_app(config: dict | None = None) -> Flask:
     # Every change to a game goes through this one service: it stores, then rings the doorbell;
     # the Hall of Fame's entries land inside the transaction of the action that earned them.
     app.extensions["delve_service"] = GameService(store, ring=notify_changed, writers=[hall_of_fame.record_escapes])
+    # This process's caches, one per app (pages/viewer.py and web/context.py reach them).
+    app.extensions["delve_spectator_fragments"] = SpectatorFragments()
+    app.extensions["delve_histories"] = Histories()
 
-    from . import browsers, deals, games, lobby, replays, tables
-
-    app.register_blueprint(lobby.bp)
+    app.register_blueprint(front_page.bp)
     app.register_blueprint(games.bp)
     app.register_blueprint(tables.bp)
-    app.register_blueprint(hall_of_fame.bp)
+    app.register_blueprint(hall_of_fame_page.bp)
     app.register_blueprint(replays.bp)
     app.register_blueprint(deals.bp)
-    browsers.init_app(app)
+    seat_cookies.init_app(app)
     security.init_app(app)
     rendering.init_app(app)
     errors.init_app(app)
     limits.init_app(app)
 
+    # Boards are pushed from a background task, so an action's answer never waits for the other
+    # pages' renders; tests render them at once, where they can see them.
+    board_pushes = app.extensions["delve_board_pushes"] = BoardPushes(
+        app,
+        emit=lambda event, data, sid: socketio.emit(event, data, to=sid, ignore_queue=True),
+        spawn=None if app.testing else socketio.start_background_task,
+    )
+    listeners = app.extensions["delve_doorbell_listeners"] = Listeners(board_pushes)
     # async_mode is explicit: gevent when this process runs on it (gunicorn's gevent worker, the
     # production default, patches the standard library before it imports us), threads otherwise
     # (tests, the gthread worker). Left to guess, Flask-SocketIO picks gevent whenever it is
@@ -84,7 +93,9 @@ def create_app(config: dict | None = None) -> Flask:
         app,
         async_mode=async_mode(),
         # The Redis message queue when several processes share the doorbell (None: in process).
-        client_manager=RedisDoorbell(app.config["REDIS_URL"]) if app.config["REDIS_URL"] else LocalDoorbell(),
+        client_manager=(
+            RedisDoorbell(app.config["REDIS_URL"], listeners) if app.config["REDIS_URL"] else LocalDoorbell(listeners)
+        ),
         logger=False,
         engineio_logger=False,
     )
@@ -95,25 +106,15 @@ def create_app(config: dict | None = None) -> Flask:
         # pages are counted per forwarded client address, not as the proxy's.
         n = app.config["TRUSTED_PROXIES"]
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=n, x_proto=n, x_host=n)  # type: ignore[method-assign]
-    # Boards are pushed from a background task, so an action's answer never waits for the other
-    # pages' renders; tests render them at once, where they can see them.
-    board_pushes.app = app
-    board_pushes.emit = lambda event, data, sid: socketio.emit(event, data, to=sid, ignore_queue=True)
-    board_pushes.spawn = None if app.testing else socketio.start_background_task
     logs.adopt_library_loggers()
     # The classic TCP gateway (CLASSIC_PORTS; off when unset): it hears the doorbell and the chat
     # like the pages do, and serves the ports recorded for open tables.
-    from . import classic
-
     app.add_template_global(classic.panel_for, "classic_panel")
-    gateway = classic.init_app(app)
+    gateway = classic.init_app(app, listeners)
     if gateway is not None and app.config.get("BACKGROUND_JOBS", not app.testing):
         gateway.start()
     if app.config.get("BACKGROUND_JOBS", not app.testing):
-        from . import bots
-        from .presence import start_background_jobs
-
-        start_background_jobs(app, socketio)
-        # The bots' own loop (webapp/bots.py): a pass every quarter second, beside the clock's.
-        bots.start_background_jobs(app, socketio)
+        presence.start_background_jobs(app, socketio)
+        # The bots' own loop (domain/bots.py): a pass every quarter second, beside the clock's.
+        presence.start_bot_loop(app, socketio)
     return app

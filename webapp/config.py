@@ -1,4 +1,4 @@
-"""Configuration from environment variables, in one place.
+"""Configuration from environment variables, in one place (and ``async_mode``: how this process runs).
 
 Every variable, its meaning and its default: the README's "Configuration" table (kept there, in
 one place, for operators). ``from_environment`` reads them; a bad value raises ``ConfigError``
@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import sys
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
@@ -141,7 +142,7 @@ def from_environment() -> dict:
         "LOG_LEVEL": log_level,
         "LOG_FORMAT": log_format,
         "TEST_OPTIONS": test_options,
-        # The classic TCP gateway (webapp/classic.py): off unless a port range is given.
+        # The classic TCP gateway (webapp/adapters/classic): off unless a port range is given.
         "CLASSIC_PORTS": classic_ports(os.environ.get("CLASSIC_PORTS")),
         "CLASSIC_BIND": os.environ.get("CLASSIC_BIND", "0.0.0.0").strip() or "0.0.0.0",
         "CLASSIC_HOST": os.environ.get("CLASSIC_HOST", "").strip() or None,
@@ -151,3 +152,9 @@ def from_environment() -> dict:
         # An action form is a few hundred bytes; anything near this limit is not one of ours.
         "MAX_CONTENT_LENGTH": 16 * 1024,
     }
+
+
+def async_mode() -> str:
+    """ "gevent" when this process's standard library is patched by gevent, else "threading"."""
+    monkey = sys.modules.get("gevent.monkey")
+    return "gevent" if monkey is not None and monkey.is_module_patched("socket") else "threading"

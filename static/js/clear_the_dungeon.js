@@ -410,19 +410,19 @@
     var g = board();
     if (g && event.detail && event.detail.target === g) before = snapshot(g);
   });
-  var shownVersion = null;
+  var shownRevision = null;
   document.addEventListener("htmx:afterSwap", function () {
     var g = board();
     if (!g) return;
     posting = false;
     // A new moment of the game starts a new pick; the same board swapped in again (a pushed
     // copy of what the page shows) keeps the one just made.
-    var version = g.getAttribute("data-version");
-    if (version !== shownVersion) {
+    var revision = g.getAttribute("data-revision");
+    if (revision !== shownRevision) {
       clearPick();
       pick.double = false;
     }
-    shownVersion = version;
+    shownRevision = revision;
     var moves = document.getElementById("ctd-moves");
     if (moves) moves.open = movesOpen;
     render();

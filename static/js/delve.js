@@ -6,9 +6,9 @@
   "use strict";
 
   function game() { return document.getElementById("game"); }
-  function currentVersion() {
+  function currentRevision() {
     var g = game();
-    return g ? parseInt(g.getAttribute("data-version"), 10) : -1;
+    return g ? parseInt(g.getAttribute("data-revision"), 10) : -1;
   }
   function flash(message) {
     var box = document.getElementById("flash");
@@ -187,7 +187,7 @@
                         : "That did not work (error " + status + "). Reload the page to carry on.");
   });
 
-  /* The doorbell: Socket.IO says "version N"; if we are behind, htmx fetches our own view.
+  /* The doorbell: Socket.IO says "revision N"; if we are behind, htmx fetches our own view.
      After every swap we look again: a slow answer may have brought an older board than the
      newest doorbell announced. #game's hx-sync="this:replace" keeps only the latest fetch. */
   var latestKnown = -1;
@@ -197,9 +197,9 @@
        outerHTML swap detaches #game before htmx:afterRequest, so that event cannot be relied on. */
     return !!(fetchingFrom && fetchingFrom.isConnected);
   }
-  function checkVersion(version) {
-    latestKnown = Math.max(latestKnown, version);
-    if (!fetching() && latestKnown > currentVersion()) htmx.trigger(document.body, "delve:changed");
+  function checkRevision(revision) {
+    latestKnown = Math.max(latestKnown, revision);
+    if (!fetching() && latestKnown > currentRevision()) htmx.trigger(document.body, "delve:changed");
   }
   function isBoardFetch(event) { return event.detail && event.detail.elt && event.detail.elt.id === "game"; }
   document.addEventListener("htmx:beforeRequest", function (event) {
@@ -221,14 +221,14 @@
     var xhr = detail && detail.xhr;
     if (!current || !xhr || !detail.target || detail.target.id !== "game") return;
     if (typeof xhr.responseText !== "string") return;
-    var found = /data-version="(\d+)"/.exec(xhr.responseText);
+    var found = /data-revision="(\d+)"/.exec(xhr.responseText);
     if (found) {
-      var version = parseInt(found[1], 10);
+      var revision = parseInt(found[1], 10);
       /* The board on the page again, fetched while an action of ours is in flight, would detach
          that action's form: the queued key presses after it would then go from a stale board. */
-      var sameBoard = version === currentVersion() && xhr.status === 200 &&
+      var sameBoard = revision === currentRevision() && xhr.status === 200 &&
         (detail.target !== current || (isBoardFetch(event) && actionPending()));
-      if (version < currentVersion() || sameBoard) {
+      if (revision < currentRevision() || sameBoard) {
         detail.shouldSwap = false;
         return;
       }
@@ -257,7 +257,7 @@
     keptChoices = {};
   });
   /* After any swap, look again: a slow answer may be older than the newest doorbell. */
-  document.addEventListener("htmx:afterSettle", function () { checkVersion(latestKnown); });
+  document.addEventListener("htmx:afterSettle", function () { checkRevision(latestKnown); });
 
   /* Which page's board this is: the waiting room asks for its own (hx-vals {"page": "waiting"}). */
   function boardPage(root) {
@@ -280,7 +280,7 @@
       var root = game();
       var logSeen = document.getElementById("log-seen");
       var mark = logSeen ? parseInt(logSeen.value, 10) : NaN;
-      var message = { game: gameId, version: currentVersion(), presence: presence, boards: true, page: boardPage(root) };
+      var message = { game: gameId, revision: currentRevision(), presence: presence, boards: true, page: boardPage(root) };
       if (!isNaN(mark)) message.log_seen = mark;
       var viewer = document.body.getAttribute("data-viewer");
       if (viewer) message.viewer = viewer;
@@ -339,12 +339,12 @@
             : "Too many messages from this page; reload it to reconnect.");
     });
     socket.on("changed", function (message) {
-      if (message && typeof message.version === "number") checkVersion(message.version);
+      if (message && typeof message.revision === "number") checkRevision(message.revision);
     });
     /* A pushed board: this page's own, rendered by the server as its GET would have been. */
     socket.on("board", function (message) {
-      if (!message || typeof message.version !== "number") return;
-      latestKnown = Math.max(latestKnown, message.version);
+      if (!message || typeof message.revision !== "number") return;
+      latestKnown = Math.max(latestKnown, message.revision);
       if (actionXhr && actionXhr.readyState !== 4) {
         /* Our own action is in flight: its answer is the newer board (it is rendered after the
            action lands). Swapping this one in first would detach the action's form, and its
@@ -373,7 +373,7 @@
   var heldPush = null;
   function showPushedBoard(message) {
     var current = game();
-    if (!current || message.version <= currentVersion()) return;
+    if (!current || message.revision <= currentRevision()) return;
     if (message.refresh) { window.location.reload(); return; }
     if (typeof message.html !== "string") return;
     var info = { elt: current, target: current, pushed: true };

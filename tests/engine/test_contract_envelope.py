@@ -23,7 +23,7 @@ QUITTING = {"resign", "leave", "leave_game"}  # a seat that quits is a spectator
 
 
 def check_envelope(rules, state, seats):
-    # The web layer shares one loaded state between requests (webapp.play.LoadedStates): reading
+    # The web layer shares one loaded state between requests (webapp.domain.play.LoadedStates): reading
     # it must never change it.
     before = json.dumps(rules.dump(state), sort_keys=True)
     over = rules.result(state) is not None

@@ -17,7 +17,7 @@ from typing import Any
 import rules_engine
 from tests.page import Page
 from webapp import socketio
-from webapp.seats import COOKIE_NAME
+from webapp.pages.viewer import SEAT_COOKIE_NAME as COOKIE_NAME
 
 # A page carries its CSRF token in its forms' hidden field and in htmx's request header.
 CSRF_RE = re.compile(r'name="csrf_token" value="([^"]+)"|"X-CSRF-Token": "([^"]+)"')
@@ -100,7 +100,7 @@ class Table:
         tickets = [tag["data-presence"] for tag in page.select("[data-presence]")]
         ack = sio.emit(
             "watch",
-            {"game": self.game_id, "version": -1, "presence": tickets[0] if tickets else None},
+            {"game": self.game_id, "revision": -1, "presence": tickets[0] if tickets else None},
             callback=True,
         )
         assert ack["ok"]

@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SECRET = "ops-tests-secret-key"
 CSRF_RE = re.compile(r'name="csrf_token" value="([^"]+)"')
 ACTION_VERSION_RE = re.compile(r'name="version" value="(\d+)"')
-PAGE_VERSION_RE = re.compile(r'data-version="(\d+)"')
+PAGE_REVISION_RE = re.compile(r'data-revision="(\d+)"')
 PRESENCE_RE = re.compile(r'data-presence="([^"]+)"')
 BUTTON_RE = re.compile(r'name="action" value="([^"]+)"')
 YOUR_TURN_RE = re.compile(r'data-your-turn="(true|false)"')
@@ -202,15 +202,15 @@ class Listener:
     ):
         import socketio
 
-        self.on_changed = on_changed  # called (version, monotonic time) on every "changed", after recording
-        # boards: the page takes pushed boards ("board" messages: a version and the html); then
-        # on_changed is called (version, monotonic time, html) for each.
+        self.on_changed = on_changed  # called (revision, monotonic time) on every "changed", after recording
+        # boards: the page takes pushed boards ("board" messages: a revision and the html); then
+        # on_changed is called (revision, monotonic time, html) for each.
         self.boards = boards
         self.game_id = game_id
         self.presence = presence
         self.known = known
         self.messages: list[tuple[float, str, dict]] = []
-        self.pushed = -1  # the highest version a "changed" push brought
+        self.pushed = -1  # the highest revision a "changed" push brought
         self._cond = threading.Condition()
         self.client = socketio.Client(reconnection=True, reconnection_delay=0.2, reconnection_delay_max=1.0)
         self.client.on("connect", self._on_connect)
@@ -231,7 +231,7 @@ class Listener:
                 self.watch_acks.append(reply)
                 self._cond.notify_all()
 
-        message = {"game": self.game_id, "version": self.known, "presence": self.presence}
+        message = {"game": self.game_id, "revision": self.known, "presence": self.presence}
         if self.boards:
             message["boards"] = True
         self.client.emit("watch", message, callback=ack)
@@ -244,27 +244,27 @@ class Listener:
         at = time.monotonic()
         with self._cond:
             self.messages.append((at, name, data))
-            changed = name in ("changed", "board") and isinstance(data, dict) and isinstance(data.get("version"), int)
+            changed = name in ("changed", "board") and isinstance(data, dict) and isinstance(data.get("revision"), int)
             if changed:
-                self.known = max(self.known, data["version"])
-                self.pushed = max(self.pushed, data["version"])
+                self.known = max(self.known, data["revision"])
+                self.pushed = max(self.pushed, data["revision"])
             self._cond.notify_all()
         if changed and self.on_changed is not None:
             if name == "board":
-                self.on_changed(data["version"], at, data.get("html"))
+                self.on_changed(data["revision"], at, data.get("html"))
             else:
-                self.on_changed(data["version"], at)
+                self.on_changed(data["revision"], at)
 
     def wait(self, predicate, timeout: float) -> bool:
         with self._cond:
             return self._cond.wait_for(predicate, timeout)
 
-    def versions(self) -> list[int]:
+    def revisions(self) -> list[int]:
         with self._cond:
-            return [data["version"] for _t, name, data in self.messages if name in ("changed", "board")]
+            return [data["revision"] for _t, name, data in self.messages if name in ("changed", "board")]
 
-    def wait_version(self, at_least: int, timeout: float = 10.0) -> bool:
-        """True once a push brought version ``at_least`` or later (False after ``timeout``)."""
+    def wait_revision(self, at_least: int, timeout: float = 10.0) -> bool:
+        """True once a push brought revision ``at_least`` or later (False after ``timeout``)."""
         return self.wait(lambda: self.pushed >= at_least, timeout)
 
     def close(self) -> None:
@@ -368,7 +368,7 @@ class Player:
     ) -> Listener:
         page = self.get(f"/g/{game_id}").text
         ticket = PRESENCE_RE.search(page) if presence else None
-        known = PAGE_VERSION_RE.search(page)
+        known = PAGE_REVISION_RE.search(page)
         listener = Listener(
             base_url or self.base_url,
             game_id,
@@ -411,8 +411,8 @@ def action_version(body: str) -> int | None:
     return int(match.group(1)) if match else None
 
 
-def page_version(body: str) -> int | None:
-    match = PAGE_VERSION_RE.search(body)
+def page_revision(body: str) -> int | None:
+    match = PAGE_REVISION_RE.search(body)
     return int(match.group(1)) if match else None
 
 

@@ -67,7 +67,7 @@ def sqlite_url(tmp_path):
 
 def open_store(url: str):
     """The test's own view of the database the servers use (migrations are already applied)."""
-    from webapp.store import Store
+    from webapp.storage.store import Store
 
     return Store(url)
 

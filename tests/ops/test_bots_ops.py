@@ -10,7 +10,7 @@ import time
 
 from cluster import HALL_MAP, Server
 
-from webapp import bots
+from webapp.domain import bots
 
 BOT_ENV = {"BOT_DELAY_SECONDS": "0.02", "RATE_LIMITS": "0"}
 
@@ -50,7 +50,7 @@ def wait_for(predicate, timeout: float) -> bool:
 def check_log(store, game_id: str) -> list[tuple[int, str, dict]]:
     """One action a version, no gap, every one after the person's leave a bot's, and the
     snapshot what replaying the log gives."""
-    from webapp import play
+    from webapp.domain import play
 
     log = store.actions(game_id)
     assert [seq for seq, _seat, _action in log] == list(range(1, len(log) + 1))

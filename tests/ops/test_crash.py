@@ -10,10 +10,10 @@ import time
 
 import pytest
 import requests
-from cluster import Server, action_version, buttons, page_version
+from cluster import Server, action_version, buttons, page_revision
 
 import rules_engine
-from webapp import play
+from webapp.domain import play
 
 rules = rules_engine.get("shuffle-and-doom")
 DRIVERS = 3
@@ -46,7 +46,7 @@ class Driver(threading.Thread):
                     assert response.status_code == 200, response.text[:300]
                     body = response.text
                     # Shuffle and Doom's page version is the game version (no form once it is over).
-                    self.acknowledged[game_id][page_version(body)] = action
+                    self.acknowledged[game_id][page_revision(body)] = action
         except requests.RequestException:  # the server died under us: expected
             self.stopped_by = "crash"
         except Exception as error:  # anything else fails the test, in the main thread

@@ -1,6 +1,6 @@
 """Fail fast: a configuration that cannot work stops the start with one readable line — no
 secret key in production, a database that does not answer, a malformed REDIS_URL — through
-``create_app`` and through the real commands (``python -m webapp.migrate``, which the serve
+``create_app`` and through the real commands (``python -m webapp.storage.migrate``, which the serve
 command runs first, and gunicorn with ``gunicorn.conf.py``). Passwords never appear in them."""
 
 from __future__ import annotations
@@ -92,7 +92,7 @@ def real_environment(kind: str, tmp_path) -> tuple[dict, str, str]:
 def test_the_migrate_command_refuses_to_start(kind, tmp_path):
     """scripts/serve.sh runs it first (and a multi-process deploy once per release)."""
     env, expected, _url = real_environment(kind, tmp_path)
-    migrate = run_real_command(["-m", "webapp.migrate"], env)
+    migrate = run_real_command(["-m", "webapp.storage.migrate"], env)
     assert migrate.returncode == 1
     assert "Delve cannot start: " in migrate.stderr and expected in migrate.stderr
     assert "Traceback" not in migrate.stderr and PASSWORD not in migrate.stderr + migrate.stdout
@@ -105,7 +105,7 @@ def test_the_migrate_command_starts_a_fresh_production_instance(tmp_path):
     for name in ("DATABASE_URL", "DELVE_TEST_OPTIONS"):
         env.pop(name)
     env["DELVE_INSTANCE_DIR"] = str(tmp_path / "fresh" / "instance")
-    migrate = run_real_command(["-m", "webapp.migrate"], env)
+    migrate = run_real_command(["-m", "webapp.storage.migrate"], env)
     assert migrate.returncode == 0, migrate.stderr[-2000:]
     assert (tmp_path / "fresh" / "instance" / "delve.sqlite3").exists()
 

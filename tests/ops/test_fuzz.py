@@ -17,8 +17,9 @@ from werkzeug.datastructures import MultiDict
 
 import rules_engine
 from tests.helpers.web import Browser
-from webapp import create_app, play, socketio
-from webapp.seats import COOKIE_NAME
+from webapp import create_app, socketio
+from webapp.domain import play
+from webapp.pages.viewer import SEAT_COOKIE_NAME as COOKIE_NAME
 
 ALERT_RE = re.compile(r'role="alert"[^>]*>(.*?)</p>', re.S)
 TAG_RE = re.compile(r"<[^>]+>")

@@ -66,7 +66,7 @@ def test_sigterm_mid_action_finishes_it_and_tells_the_open_page(servers, players
     assert store.actions(game_id) == [(version + 1, "p1", action)]
     assert store.load(game_id).version == version + 1
     # Pushes still go out while the process drains: the page hears of the action it just made.
-    assert page.wait_version(store.revision(game_id))
+    assert page.wait_revision(store.revision(game_id))
     server.process.wait(EXIT_BOUND)
     assert server.process.returncode == 0
 
@@ -85,7 +85,7 @@ def test_only_the_pages_of_the_stopping_process_are_told(servers, players, postg
     on_b = ann.listen(game_id, base_url=b.url)
     board = ann.board(game_id).text
     assert ann.act(game_id, buttons(board)[0], action_version(board)).status_code == 200
-    assert on_b.wait_version(1)  # the queue does carry pushes between the two processes
+    assert on_b.wait_revision(1)  # the queue does carry pushes between the two processes
 
     a.process.terminate()
     assert on_a.wait(lambda: restarting(on_a), 15)
@@ -95,7 +95,7 @@ def test_only_the_pages_of_the_stopping_process_are_told(servers, players, postg
     # B's page has the marker, anything A put on the queue has reached it too.
     marker = 10**6
     outside = socketio.RedisManager(redis_server.url, channel="flask-socketio", write_only=True)
-    outside.emit("changed", {"version": marker}, room=f"g:{game_id}")
-    assert on_b.wait_version(marker)
+    outside.emit("changed", {"revision": marker}, room=f"g:{game_id}")
+    assert on_b.wait_revision(marker)
     assert not restarting(on_b)
     assert on_b.disconnects == 0

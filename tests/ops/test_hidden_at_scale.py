@@ -40,13 +40,14 @@ from sqlalchemy import update
 
 import rules_engine
 from webapp import create_app, socketio
-from webapp.catalog import BY_SLUG
-from webapp.connections import ticket_for
-from webapp.games import render_game
-from webapp.play import LoadedGame
-from webapp.seats import COOKIE_NAME, hash_token
-from webapp.security import CSRF_FIELD
-from webapp.store import games as games_table
+from webapp.domain.catalog import BY_SLUG
+from webapp.domain.play import LoadedGame
+from webapp.domain.seat_tokens import hash_token
+from webapp.pages.board import render_game
+from webapp.pages.tickets import ticket_for
+from webapp.pages.viewer import SEAT_COOKIE_NAME as COOKIE_NAME
+from webapp.storage.schema import games as games_table
+from webapp.web.security import CSRF_FIELD
 
 GAMES = 1000
 THROUGH_HTTP = 25  # games of each game played through POST /act, sockets and the log
@@ -463,7 +464,7 @@ class Table:
                     session[CSRF_FIELD] = self.csrf[seat]
                 presence = ticket_for(app, self.game_id, seat)
             sio = socketio.test_client(app, flask_test_client=client)
-            ack = sio.emit("watch", {"game": self.game_id, "version": 0, "presence": presence}, callback=True)
+            ack = sio.emit("watch", {"game": self.game_id, "revision": 0, "presence": presence}, callback=True)
             assert ack["ok"], ack
             self.sockets[seat] = sio
 
@@ -546,7 +547,7 @@ def play_through_http(harness, app, seed, players, options, play, look, log, whe
                 inspect_board(harness, table.get(watcher), state, watcher, seed, f"{where} step {step} board")
             for receiver, message in table.messages():
                 # A push carries a revision and nothing else (chat aside: none here).
-                assert message["name"] == "changed" and set(message["args"][0]) == {"version"}, message
+                assert message["name"] == "changed" and set(message["args"][0]) == {"revision"}, message
                 inspect(harness, json.dumps(message), state, receiver, seed, f"{where} step {step} socket")
             for line in log.take():
                 inspect(harness, line, state, None, seed, f"{where} step {step} log")

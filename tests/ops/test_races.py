@@ -7,10 +7,10 @@ from __future__ import annotations
 import threading
 
 import pytest
-from cluster import action_version, buttons, page_version
+from cluster import action_version, buttons, page_revision
 
 import rules_engine
-from webapp import play
+from webapp.domain import play
 
 rules = rules_engine.get("shuffle-and-doom")
 CLIENTS = 8
@@ -71,7 +71,7 @@ def prove_one_action_per_version(players, store, servers):
         statuses = [r.status_code for r in responses]
         assert statuses.count(200) == 1 and statuses.count(409) == CLIENTS - 1, statuses
         winner = statuses.index(200)
-        assert page_version(responses[winner].text) == version + 1  # Shuffle and Doom's page version is the game's
+        assert page_revision(responses[winner].text) == version + 1  # Shuffle and Doom's page version is the game's
         acknowledged[version + 1] = picks[winner]
         for loser in (r for r in responses if r.status_code == 409):
             assert "moved on" in loser.text  # a readable message and the fresh board
@@ -88,7 +88,7 @@ def prove_one_action_per_version(players, store, servers):
             response = client.act(game_id, action, action_version(body))
             assert response.status_code in (200, 409), (response.status_code, response.text[:300])
             if response.status_code == 200:
-                landed.append((page_version(response.text), action))
+                landed.append((page_revision(response.text), action))
         return landed
 
     for landed in run_together([(lambda c=c: free_for_all(c)) for c in clients]):

@@ -15,8 +15,8 @@ import limits.storage.memory
 import pytest
 
 from webapp import create_app
-from webapp.limits import ACT, CHAT, CREATE_GAME, READ, TABLE
-from webapp.seats import COOKIE_NAME
+from webapp.pages.viewer import SEAT_COOKIE_NAME as COOKIE_NAME
+from webapp.web.limits import ACT, CHAT, CREATE_GAME, READ, TABLE
 
 S2_DECK = "5C 8D 3H 9S 7D KS JS QH 6S"
 FIRST = {"type": "choose_stat_set", "set": "top"}  # the first action of that deal

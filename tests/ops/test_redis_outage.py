@@ -15,8 +15,8 @@ import requests
 from cluster import action_version, log_records
 
 import rules_engine
-from webapp.limits import ACT, REDIS_TIMEOUT
-from webapp.realtime import RedisDoorbell
+from webapp.realtime.sockets import RedisDoorbell
+from webapp.web.limits import ACT, REDIS_TIMEOUT
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis]
 
@@ -61,7 +61,7 @@ def test_actions_survive_a_redis_outage_and_pushes_resume(servers, players, post
     table = Table(store, game_id, {"p1": ann, "p2": bob})
     assert table.seat_to_play() == "p1"
     revision = table.end_turn()  # Ann, on A
-    assert on_b.wait_version(revision)  # crossed over through Redis
+    assert on_b.wait_revision(revision)  # crossed over through Redis
 
     own_redis.stop()
     log_before = len(store.actions(game_id))
@@ -69,7 +69,7 @@ def test_actions_survive_a_redis_outage_and_pushes_resume(servers, players, post
         seat = table.seat_to_play()
         revision = table.end_turn()
         # The page on the acting process still hears at once (the emit is handled locally first).
-        assert (on_a if seat == "p1" else on_b).wait_version(revision)
+        assert (on_a if seat == "p1" else on_b).wait_revision(revision)
     assert len(store.actions(game_id)) == log_before + 6
     for server in (a, b):
         assert server.alive()
@@ -80,7 +80,7 @@ def test_actions_survive_a_redis_outage_and_pushes_resume(servers, players, post
         assert ready.json()["checks"]["redis"].startswith("unavailable")
     # A page that (re)connects during the outage is served and told where the game is.
     late = players(b.url, "Watcher").listen(game_id, presence=False)
-    assert late.watch_acks[0] == {"ok": True, "version": store.revision(game_id)}
+    assert late.watch_acks[0] == {"ok": True, "revision": store.revision(game_id)}
 
     own_redis.start()  # same port
     resumed = False
@@ -89,13 +89,13 @@ def test_actions_survive_a_redis_outage_and_pushes_resume(servers, players, post
         seat = table.seat_to_play()
         revision = table.end_turn()
         listener = on_b if seat == "p1" else on_a  # a page on the other process
-        resumed = listener.wait_version(revision, timeout=2)
+        resumed = listener.wait_revision(revision, timeout=2)
     assert resumed, "pushes did not cross between the processes again after Redis came back"
     # Both directions, and every later action.
     for _turn in range(2):
         seat = table.seat_to_play()
         revision = table.end_turn()
-        assert (on_b if seat == "p1" else on_a).wait_version(revision)
+        assert (on_b if seat == "p1" else on_a).wait_revision(revision)
     for server in (a, b):
         assert requests.get(server.url + "/readyz", timeout=5).json()["status"] == "ready"
         records, strays = log_records(server.log_text())
@@ -130,14 +130,14 @@ def test_a_hung_redis_does_not_hold_actions_up(servers, players, postgres_url, o
     ann.start(game_id)
     on_a, on_b = ann.listen(game_id), bob.listen(game_id)
     table = Table(store, game_id, {"p1": ann, "p2": bob})
-    assert on_b.wait_version(table.end_turn())
+    assert on_b.wait_revision(table.end_turn())
 
     os.kill(own_redis.process.pid, signal.SIGSTOP)
     try:
         for _turn in range(4):
             seat = table.seat_to_play()
             revision = table.end_turn()
-            assert (on_a if seat == "p1" else on_b).wait_version(revision)
+            assert (on_a if seat == "p1" else on_b).wait_revision(revision)
     finally:
         os.kill(own_redis.process.pid, signal.SIGCONT)
     resumed = False
@@ -145,7 +145,7 @@ def test_a_hung_redis_does_not_hold_actions_up(servers, players, postgres_url, o
     while not resumed and time.time() < deadline:
         seat = table.seat_to_play()
         revision = table.end_turn()
-        resumed = (on_b if seat == "p1" else on_a).wait_version(revision, timeout=2)
+        resumed = (on_b if seat == "p1" else on_a).wait_revision(revision, timeout=2)
     assert resumed
     assert all(status == 200 for status in table.statuses)
     assert len(store.actions(game_id)) == len(table.statuses)

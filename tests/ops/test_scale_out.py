@@ -4,7 +4,7 @@ table; players connected to different processes see each other's actions live.""
 from __future__ import annotations
 
 import pytest
-from cluster import action_version, page_version, your_turn
+from cluster import action_version, page_revision, your_turn
 
 import rules_engine
 
@@ -29,8 +29,8 @@ def test_players_on_two_processes_see_each_others_actions_live(servers, players,
     started = store.revision(game_id)
     assert started > before
     # The start happened on A; the sockets on B heard it through Redis.
-    assert listeners["p2"].wait_version(started) and listeners["p4"].wait_version(started)
-    assert spectator.wait_version(started)
+    assert listeners["p2"].wait_revision(started) and listeners["p4"].wait_revision(started)
+    assert spectator.wait_revision(started)
 
     by_seat = {"p1": ann, "p2": bob, "p3": cy, "p4": di}
     for turn in range(8):
@@ -47,17 +47,17 @@ def test_players_on_two_processes_see_each_others_actions_live(servers, players,
         for other_seat, listener in listeners.items():
             if other_seat == seat:
                 continue
-            # A push reached every other page, on its own process, with nothing but a version …
-            assert listener.wait_version(revision), (turn, seat, other_seat, listener.versions())
+            # A push reached every other page, on its own process, with nothing but a revision …
+            assert listener.wait_revision(revision), (turn, seat, other_seat, listener.revisions())
             # … and its own board fetch (from its own process) shows the change.
             board = by_seat[other_seat].board(game_id).text
-            assert page_version(board) >= revision
+            assert page_revision(board) >= revision
             assert your_turn(board) == (other_seat == next_seat)
-        assert spectator.wait_version(revision)
+        assert spectator.wait_revision(revision)
 
     for listener in [*listeners.values(), spectator]:
         for _at, name, data in listener.messages:
-            assert name == "changed" and set(data) == {"version"}
+            assert name == "changed" and set(data) == {"revision"}
     # Both processes served sockets: A holds p1/p3, B holds p2/p4 and the spectator.
     assert {listener.client.connection_url for listener in listeners.values()} == {a.url, b.url}
 
@@ -93,14 +93,14 @@ def test_pages_on_two_processes_are_pushed_their_own_boards(servers, players, po
             if other_seat == seat:
                 continue
             arrived = listener.wait(
-                lambda lst=listener, rev=revision: any(m["version"] >= rev for m in board_messages(lst)), 15
+                lambda lst=listener, rev=revision: any(m["revision"] >= rev for m in board_messages(lst)), 15
             )
             assert arrived, (turn, other_seat)
-            pushed = [m for m in board_messages(listener) if m["version"] >= revision][-1]
+            pushed = [m for m in board_messages(listener) if m["revision"] >= revision][-1]
             assert seed not in pushed["html"]
             reader = by_seat.get(other_seat, watcher)
             fetched = reader.board(game_id).text
-            if page_version(fetched) == pushed["version"]:
+            if page_revision(fetched) == pushed["revision"]:
                 # The same seat's view: whose turn it is, as its own GET says.
                 assert your_turn(pushed["html"]) == your_turn(fetched)
     for listener in [*listeners.values(), spectator]:

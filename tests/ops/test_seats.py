@@ -18,7 +18,7 @@ from cluster import PRESENCE_RE, action_version, log_records
 import rules_engine
 from tests.helpers.web import form_token
 from webapp import create_app
-from webapp.seats import COOKIE_NAME
+from webapp.pages.viewer import SEAT_COOKIE_NAME as COOKIE_NAME
 
 dod = rules_engine.get("dungeon-of-doom")
 TOKEN_SHAPE = re.compile(r"^[A-Za-z0-9_-]{43}$")  # 32 bytes in URL-safe base64, unpadded

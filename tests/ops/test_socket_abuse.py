@@ -55,13 +55,13 @@ class RawSocket:
             return sum(1 for reply in self.acks if isinstance(reply, dict) and reply.get("ok"))
 
     def watch(self, game_id: str, ticket: str | None = None) -> dict:
-        return self.client.call("watch", {"game": game_id, "version": -1, "presence": ticket}, timeout=10)
+        return self.client.call("watch", {"game": game_id, "revision": -1, "presence": ticket}, timeout=10)
 
     def flood(self, game_id: str, times: int) -> int:
         """Send ``watch`` ``times`` times without waiting for answers; how many went out."""
         for sent in range(times):
             try:
-                self.client.emit("watch", {"game": game_id, "version": -1}, callback=self._ack)
+                self.client.emit("watch", {"game": game_id, "revision": -1}, callback=self._ack)
             except socketio.exceptions.BadNamespaceError:  # the server cut it off
                 return sent
         return times
@@ -117,9 +117,9 @@ def test_a_flooding_socket_is_cut_off_and_another_page_carries_on(servers, playe
     board = ann.board(game_id).text
     response = ann.act(game_id, buttons(board)[0], action_version(board))
     assert response.status_code == 200, response.text[:500]
-    assert calm.wait_version(store.revision(game_id)), "the calm page was not rung"
+    assert calm.wait_revision(store.revision(game_id)), "the calm page was not rung"
     assert store.load(game_id).version == version + 1
-    assert calm.client.call("watch", {"game": game_id, "version": -1}, timeout=10)["ok"] is True
+    assert calm.client.call("watch", {"game": game_id, "revision": -1}, timeout=10)["ok"] is True
     assert server.log_text().count("went over its message budget") == 1
 
 

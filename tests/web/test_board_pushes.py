@@ -1,4 +1,4 @@
-"""Pushed boards (webapp/board_push.py): a page that watches with ``boards: true`` gets its own
+"""Pushed boards (webapp/realtime/board_push.py): a page that watches with ``boards: true`` gets its own
 board over its socket — the very body its GET would bring, for its own seat — and no doorbell."""
 
 from __future__ import annotations
@@ -8,7 +8,6 @@ import json
 from tests.page import Page
 from tests.web.test_dungeon_of_doom_web import Table
 from webapp import socketio
-from webapp.board_push import board_pushes
 
 
 def events(sio, name):
@@ -21,9 +20,9 @@ def board_socket(table, seat=None, *, client=None, log_seen=None):
     sio = socketio.test_client(table.app, flask_test_client=http)
     page = Page(http.get(f"/g/{table.game_id}").get_data(as_text=True))
     tickets = [tag["data-viewer"] for tag in page.select("body[data-viewer]")]
-    revision = int(page.one("#game")["data-version"])
+    revision = int(page.one("#game")["data-revision"])
     mark = int(page.one("#log-seen")["value"]) if log_seen is None else log_seen
-    message = {"game": table.game_id, "version": revision, "boards": True, "log_seen": mark}
+    message = {"game": table.game_id, "revision": revision, "boards": True, "log_seen": mark}
     if tickets:
         message["viewer"] = tickets[0]
     assert sio.emit("watch", message, callback=True)["ok"]
@@ -61,7 +60,7 @@ def test_each_page_is_pushed_its_own_board_exactly_as_its_get_would_bring(app, s
         received = sio.get_received()
         assert [e["name"] for e in received] == ["board"], key  # a board, and never the doorbell
         pushed = received[0]["args"][0]
-        assert pushed["version"] == revision
+        assert pushed["revision"] == revision
         # Exactly what this page's GET brings, for its own seat (or as a spectator).
         assert pushed["html"] == get_board(table, http, marks[key]), key
     spectator = watcher_http.get(f"/g/{table.game_id}/board", headers={"HX-Request": "true"})
@@ -98,7 +97,7 @@ def test_the_page_that_acted_is_not_pushed_the_board_its_answer_brought(app, sea
     )
     assert response.status_code == 200
     assert events(sio, "board") == []  # its answer was its new board
-    assert [e["version"] for e in events(other_sio, "board")] == [table.store.load(table.game_id).revision]
+    assert [e["revision"] for e in events(other_sio, "board")] == [table.store.load(table.game_id).revision]
 
 
 def test_a_page_behind_on_watch_is_pushed_its_board_and_one_up_to_date_nothing(app, seat_client):
@@ -106,22 +105,22 @@ def test_a_page_behind_on_watch_is_pushed_its_board_and_one_up_to_date_nothing(a
     http = table.app.test_client()
     sio = socketio.test_client(table.app, flask_test_client=http)
     revision = table.store.load(table.game_id).revision
-    assert sio.emit("watch", {"game": table.game_id, "version": revision, "boards": True}, callback=True)["ok"]
+    assert sio.emit("watch", {"game": table.game_id, "revision": revision, "boards": True}, callback=True)["ok"]
     assert sio.get_received() == []
-    assert sio.emit("watch", {"game": table.game_id, "version": 0, "boards": True}, callback=True)["ok"]
-    assert [e["version"] for e in events(sio, "board")] == [revision]
+    assert sio.emit("watch", {"game": table.game_id, "revision": 0, "boards": True}, callback=True)["ok"]
+    assert [e["revision"] for e in events(sio, "board")] == [revision]
 
 
 def test_pages_without_boards_still_get_the_doorbell_and_chat_reaches_everyone(app, seat_client):
     table = Table(app, seat_client, players=2)
     pushed, _ = board_socket(table)
     rung = socketio.test_client(table.app)
-    assert rung.emit("watch", {"game": table.game_id, "version": -1}, callback=True)["ok"]
+    assert rung.emit("watch", {"game": table.game_id, "revision": -1}, callback=True)["ok"]
     rung.get_received()
     assert table.act(table.turn_seat(), {"type": "end_turn"}).status_code == 200
     revision = table.store.load(table.game_id).revision
-    assert events(rung, "changed") == [{"version": revision}]
-    assert [e["version"] for e in events(pushed, "board")] == [revision]
+    assert events(rung, "changed") == [{"revision": revision}]
+    assert [e["revision"] for e in events(pushed, "board")] == [revision]
     host = table.clients["p1"]
     said = host.http.post(f"/g/{table.game_id}/chat", data={"csrf_token": host.csrf, "text": "hello"})
     assert said.status_code == 303
@@ -130,6 +129,7 @@ def test_pages_without_boards_still_get_the_doorbell_and_chat_reaches_everyone(a
 
 
 def test_a_closed_socket_is_forgotten(app, seat_client):
+    board_pushes = app.extensions["delve_board_pushes"]
     table = Table(app, seat_client, players=2)
     before = len(board_pushes)
     sio, _ = board_socket(table)
@@ -140,20 +140,20 @@ def test_a_closed_socket_is_forgotten(app, seat_client):
 
 def test_only_a_valid_ticket_for_this_game_makes_a_pushed_board_a_seats(app, seat_client):
     """A socket is shown a seat's board only with that seat's signed ticket for this very game."""
-    from webapp.connections import ticket_for
+    from webapp.pages.tickets import ticket_for
 
     table = Table(app, seat_client, players=2)
     other = Table(app, seat_client, players=2)
     forged = [None, "p1", ticket_for(app, other.game_id, "p1"), ticket_for(app, table.game_id, "p1")[:-2] + "xx"]
     for ticket in forged:
         sio = socketio.test_client(app, flask_test_client=table.clients["p1"].http)
-        message = {"game": table.game_id, "version": 0, "boards": True, "viewer": ticket}
+        message = {"game": table.game_id, "revision": 0, "boards": True, "viewer": ticket}
         assert sio.emit("watch", message, callback=True)["ok"]
         board = Page(events(sio, "board")[-1]["html"])
         assert not board.select("#game form.play"), ticket  # a spectator's board
         sio.disconnect()
     sio = socketio.test_client(app, flask_test_client=table.clients["p1"].http)
-    message = {"game": table.game_id, "version": 0, "boards": True, "viewer": ticket_for(app, table.game_id, "p1")}
+    message = {"game": table.game_id, "revision": 0, "boards": True, "viewer": ticket_for(app, table.game_id, "p1")}
     assert sio.emit("watch", message, callback=True)["ok"]
     assert Page(events(sio, "board")[-1]["html"]).select("#game form.play")
 
@@ -162,6 +162,7 @@ def test_the_acting_page_gets_the_board_of_a_change_that_landed_after_its_own_ac
     """A round of pushes for one action can load the game after a later change landed. The page
     that acted then counts as showing its own action's revision (its POST's answer) — never the
     later one — so the later change's round pushes it that board (it stayed behind before)."""
+    board_pushes = app.extensions["delve_board_pushes"]
     table = Table(app, seat_client, players=2)
     mover = table.turn_seat()
     other = "p2" if mover == "p1" else "p1"
@@ -188,4 +189,4 @@ def test_the_acting_page_gets_the_board_of_a_change_that_landed_after_its_own_ac
     board_pushes._push(table.game_id, acted_at, socket_id(sio))  # the round for its own action
     assert events(sio, "board") == []  # its answer was that board
     board_pushes._push(table.game_id, latest, None)  # the round for the later change
-    assert [e["version"] for e in events(sio, "board")] == [latest]
+    assert [e["revision"] for e in events(sio, "board")] == [latest]

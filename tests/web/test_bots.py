@@ -12,10 +12,10 @@ import re
 import pytest
 from sqlalchemy import select, update
 
-from webapp import presence
-from webapp.bots import LEASE_SECONDS, BotDriver, bot_rng
-from webapp.store import games as games_table
-from webapp.store import seats as seats_table
+from webapp.domain.bots import LEASE_SECONDS, BotDriver, bot_rng
+from webapp.realtime import presence
+from webapp.storage.schema import games as games_table
+from webapp.storage.schema import seats as seats_table
 
 SECRET = "tests-only-secret-key"
 
@@ -54,7 +54,7 @@ def post(client, path, **data):
 
 
 def act(store, client, action):
-    """The client's action on the game as it stands (its page's ``data-version`` is the revision)."""
+    """The client's action on the game as it stands (its page's ``data-revision`` is the revision)."""
     return client.act(action, version=store.load(client.game_id).version)
 
 

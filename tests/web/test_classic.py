@@ -1,4 +1,4 @@
-"""The classic gateway (webapp/classic.py) through real TCP sockets, with a protocol client of our
+"""The classic gateway (webapp/adapters/classic) through real TCP sockets, with a protocol client of our
 own written from issue 17 and rules 10.9: a gateway started in process on free ports, browser
 players through the Flask test client, classic clients next to them.
 
@@ -20,7 +20,8 @@ import time
 import pytest
 
 from tests.web.test_dungeon_of_doom_web import Table
-from webapp import classic
+from webapp.adapters import classic
+from webapp.domain import play
 
 FORCED = {"start_positions": {"p1": [3, 4], "p2": [1, 1], "p3": [2, 3]}}
 
@@ -355,7 +356,7 @@ def test_the_look_rows_are_the_seats_view_and_nothing_else(app, seat_client, gat
     assert bob.line() == "HELLO Bob"
     table.start()
     assert bob.line() == "CHANGE"
-    real_load, asked = classic.play.load_game, []
+    real_load, asked = play.load_game, []
 
     def view(state, seat):
         asked.append(seat)
@@ -367,7 +368,7 @@ def test_the_look_rows_are_the_seats_view_and_nothing_else(app, seat_client, gat
         return dataclasses.replace(game, rules=dataclasses.replace(game.rules, view=view))
 
     real_view = real_load(table.store, table.game_id).rules.view
-    monkeypatch.setattr(classic.play, "load_game", load_game)
+    monkeypatch.setattr(play, "load_game", load_game)
     assert bob.look() == ["VIEW1", "VIEW2", "VIEW3", "VIEW4", "VIEW5"]
     assert set(asked) == {"p2"}
     bob.close()

@@ -495,7 +495,7 @@ def test_a_new_server_process_resumes_the_game(seat_client, store, db_url):
     fresh = create_app({"TESTING": True, "DATABASE_URL": db_url})  # a restarted server, same database
     after = body_of(fresh.test_client().get(path, headers={"HX-Request": "true"}))
     assert str(Page(before).one("div.ctd-dungeon")) == str(Page(after).one("div.ctd-dungeon"))
-    assert Page(after).attr("[data-version]", "data-version") == "10"
+    assert Page(after).attr("[data-revision]", "data-revision") == "10"
 
 
 def test_how_to_play_page(seat_client):

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from tests.page import Page
-from webapp.play import ActionButton
-from webapp.presenters.controls import move_pad
+from webapp.domain.play import ActionButton
+from webapp.pages.presenters.controls import move_pad
 
 WARNING = "Dashing east ends your move on the Pit: you fall, and the game is lost."
 

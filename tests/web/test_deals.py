@@ -10,7 +10,8 @@ import pytest
 
 from tests.page import Page
 from tests.web.test_replays import play_to_the_end
-from webapp import browsers, deals
+from webapp.domain import browsers, deals
+from webapp.pages import viewer
 
 SLUG = "clear-the-dungeon"
 
@@ -106,7 +107,7 @@ class TestChallenges:
 
 def deals_for(app, link):
     with app.test_request_context():
-        return deals.attempts(deals.challenge_deal(link.rsplit("/", 1)[1]))
+        return deals.attempts(app.extensions["delve_store"], deals.challenge_deal(link.rsplit("/", 1)[1]))
 
 
 @pytest.fixture
@@ -186,16 +187,16 @@ class TestRecord:
         for seed in (1, 2):
             finished_game(ann, store, seed=seed)
         ann.start(SLUG)  # still running: not counted
-        cookie = ann.http.get_cookie(browsers.COOKIE_NAME)
+        cookie = ann.http.get_cookie(viewer.BROWSER_COOKIE_NAME)
         assert cookie is not None and cookie.http_only and cookie.path == "/"
-        with app.test_request_context(headers={"Cookie": f"{browsers.COOKIE_NAME}={cookie.value}"}):
-            record = browsers.records(store, browsers.browser_key())[SLUG]
+        with app.test_request_context(headers={"Cookie": f"{viewer.BROWSER_COOKIE_NAME}={cookie.value}"}):
+            record = browsers.records(store, viewer.browser_key())[SLUG]
         results = [store.load(g).result for g in _finished_ids(store, ann)]
         assert record.played == 2
         assert record.best == max(r["scores"]["p1"] for r in results)
         assert record.won == sum("p1" in r["winners"] for r in results)
         with app.test_request_context():
-            assert browsers.records(store, browsers.browser_key()) == {}
+            assert browsers.records(store, viewer.browser_key()) == {}
         shown = Page(ann.http.get("/").data).text(f"#record-{SLUG}")
         assert shown.startswith(f"Your record: 2 played · {record.won} won · best {record.best}")
         assert Page(seat_client().http.get("/").data).select(f"#record-{SLUG}") == []
@@ -204,7 +205,7 @@ class TestRecord:
 def _finished_ids(store, client):
     from sqlalchemy import select
 
-    from webapp.store import browser_seats, games
+    from webapp.storage.schema import browser_seats, games
 
     with store.engine.connect() as conn:
         return [

@@ -13,10 +13,11 @@ import rules_engine
 from tests.helpers.web import Table as LobbyTable
 from tests.helpers.web import received
 from tests.page import Page, squash
-from webapp import hall_of_fame, play, presence
-from webapp import seats as seat_tokens
-from webapp.store import Store
-from webapp.store import games as store_games
+from webapp.domain import hall_of_fame, play
+from webapp.pages.viewer import SEAT_COOKIE_NAME
+from webapp.realtime import presence
+from webapp.storage.schema import games as store_games
+from webapp.storage.store import Store
 
 rules = rules_engine.get("dungeon-cards")
 NAMES = ["Ann", "Bob", "Cy", "Di", "Ed"]
@@ -370,7 +371,7 @@ class TestRealtime:
         t.act("p1", {"type": "draw_card"})
         for sio in [*sockets.values(), watcher]:
             messages = received(sio)
-            assert messages and all(set(m) == {"version"} for m in messages)
+            assert messages and all(set(m) == {"revision"} for m in messages)
         assert received(elsewhere) == []
         page = t.page("p2")
         assert "Ann moves right 3" in page and Page(page).attr("[data-your-turn]", "data-your-turn") == "true"
@@ -517,7 +518,7 @@ def open_table(app, seat_client, options, classes):
     store = app.extensions["delve_store"]
     game_id, token = play.open_table(store, "dungeon-cards", options, name="Ann")
     host = seat_client()
-    host.http.set_cookie(seat_tokens.COOKIE_NAME, token, path=f"/g/{game_id}")
+    host.http.set_cookie(SEAT_COOKIE_NAME, token, path=f"/g/{game_id}")
     host.watch(game_id)
     t = Table.__new__(Table)
     t.app, t.store, t.host, t.game_id, t.clients = app, store, host, game_id, {"p1": host}

@@ -21,10 +21,13 @@ import rules_engine
 from tests.helpers.web import Table as LobbyTable
 from tests.helpers.web import received
 from tests.page import Page, squash
-from webapp import play, presence, socketio
-from webapp.catalog import BY_SLUG
-from webapp.store import games as games_table
-from webapp.store import seats as seats_table
+from webapp import socketio
+from webapp.domain import play
+from webapp.pages import board
+from webapp.pages.presenters import keys_for
+from webapp.realtime import presence
+from webapp.storage.schema import games as games_table
+from webapp.storage.schema import seats as seats_table
 
 rules = rules_engine.get("dungeon-of-doom")
 HALL = "duelling-hall"
@@ -252,7 +255,7 @@ class TestTurns:
             game = play.load_game(table.store, table.game_id)
             keys = {
                 (b.key, b.alt_key)
-                for b in play.action_buttons(game, seat, BY_SLUG["dungeon-of-doom"].keys)
+                for b in play.action_buttons(game, seat, keys_for("dungeon_of_doom"))
                 if b.action["type"] == "leave"
             }
             assert keys == {(None, None)}, seat
@@ -275,9 +278,9 @@ class TestTurns:
             messages = sio.get_received()  # read once: get_received() empties the queue
             assert messages, seat
             assert all(
-                m["name"] == "changed" and m["args"] == [{"version": m["args"][0]["version"]}] for m in messages
+                m["name"] == "changed" and m["args"] == [{"revision": m["args"][0]["revision"]}] for m in messages
             ), messages
-            assert max(m["args"][0]["version"] for m in messages) == revision, seat
+            assert max(m["args"][0]["revision"] for m in messages) == revision, seat
         assert elsewhere.get_received() == []
 
     def test_timeouts_end_turns_and_three_in_a_row_remove_the_seat(self, table):
@@ -346,7 +349,7 @@ class TestPresence:
 
     def test_a_request_writes_presence_only_when_the_last_is_a_few_seconds_old(self, table, monkeypatch):
         store = table.store
-        monkeypatch.setattr(presence, "REQUEST_SEEN_EVERY", 3600.0)
+        monkeypatch.setattr(board, "REQUEST_SEEN_EVERY", 3600.0)  # where the roster reads it
         age_presence(store, table.game_id, 60, seat="p2")
         before = last_seen(store, table.game_id, "p2")
         table.clients["p2"].board()
@@ -402,7 +405,7 @@ class TestPresence:
 
     def test_forged_presence_ticket_is_ignored(self, app, table):
         sio = socketio.test_client(app)
-        ack = sio.emit("watch", {"game": table.game_id, "version": 0, "presence": "forged"}, callback=True)
+        ack = sio.emit("watch", {"game": table.game_id, "revision": 0, "presence": "forged"}, callback=True)
         assert ack["ok"]
         assert all(not s.connected for s in table.store.seats(table.game_id))
 
@@ -721,10 +724,8 @@ def test_spectators_arriving_together_wait_for_one_render(app, table, seat_clien
     """A push sends every spectator's GET at once: the first renders, the others wait for it."""
     import threading
 
-    from webapp import games
-
     renders, started, release = [], threading.Event(), threading.Event()
-    real_render = games.render_game
+    real_render = board.render_game
 
     def slow_render(game, seat, **kwargs):
         renders.append(seat)
@@ -736,7 +737,7 @@ def test_spectators_arriving_together_wait_for_one_render(app, table, seat_clien
     for watcher in watchers:
         watcher.watch(table.game_id)
     table.act("p1", {"type": "end_turn"})
-    monkeypatch.setattr(games, "render_game", slow_render)
+    monkeypatch.setattr(board, "render_game", slow_render)
     bodies = [None] * len(watchers)
 
     def fetch(index):
@@ -752,4 +753,4 @@ def test_spectators_arriving_together_wait_for_one_render(app, table, seat_clien
     for thread in threads:
         thread.join(10)
     assert renders == [None]  # one spectator render for four pages
-    assert len(set(bodies)) == 1 and Page(bodies[0]).select("[data-version]")
+    assert len(set(bodies)) == 1 and Page(bodies[0]).select("[data-revision]")

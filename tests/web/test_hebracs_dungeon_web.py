@@ -15,7 +15,7 @@ import rules_engine
 from rules_engine.cards import standard_deck
 from tests.page import Page, squash
 from webapp import create_app
-from webapp.play import ActionButton
+from webapp.domain.play import ActionButton
 
 rules = rules_engine.get("hebracs-dungeon")
 SLUG = "hebracs-dungeon"

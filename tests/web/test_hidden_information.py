@@ -89,7 +89,7 @@ def test_no_hidden_card_or_seed_in_any_body_or_push(app, seat_client, store, gam
     watcher = seat_client()
     watcher.watch(player.game_id)
     sio = socketio.test_client(app, flask_test_client=watcher.http)
-    sio.emit("watch", {"game": player.game_id, "version": 0}, callback=True)
+    sio.emit("watch", {"game": player.game_id, "revision": 0}, callback=True)
     record = store.load(player.game_id)
     seed = record.seed
     state = rules.load(record.snapshot)
@@ -110,7 +110,7 @@ def test_no_hidden_card_or_seed_in_any_body_or_push(app, seat_client, store, gam
     messages = sio.get_received()
     assert len(messages) >= steps  # a doorbell for every action, none of them carrying the game
     for message in messages:
-        assert set(message["args"][0]) == {"version"}
+        assert set(message["args"][0]) == {"revision"}
         assert_nothing_hidden(json.dumps(message), state, seed)
 
 
@@ -124,7 +124,7 @@ def test_s19_the_next_card_stays_hidden(app, seat_client, store, caplog):
     watcher = seat_client()
     watcher.watch(player.game_id)
     sio = socketio.test_client(app, flask_test_client=watcher.http)
-    sio.emit("watch", {"game": player.game_id, "version": 0}, callback=True)
+    sio.emit("watch", {"game": player.game_id, "revision": 0}, callback=True)
     bodies = [
         player.act({"type": "choose_stat_set", "set": "top"}),
         player.act({"type": "assign_diamond_bonus", "card": "8D", "stat": "attack"}),

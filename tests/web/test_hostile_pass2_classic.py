@@ -1,17 +1,20 @@
-"""Security issue 22, the classic gateway (webapp/classic.py) under hostile clients: seats only
+"""Security issue 22, the classic gateway (webapp/adapters/classic) under hostile clients: seats only
 for clients that send the table's join code, no ghost seats, ports that a few tables from one
 address cannot hold forever, an address the pages take from configuration alone, writes that
 time out, and names that cannot forge a line."""
 
 from __future__ import annotations
 
+import socket
 import time
 
 import pytest
 
 from tests.web.test_classic import Client, free_range, join_code, seated, table_with_classic
 from tests.web.test_dungeon_of_doom_web import Table
-from webapp import classic
+from webapp.adapters import classic
+from webapp.storage.schema import games as games_table
+from webapp.storage.schema import seats as seats_table
 
 FORCED = {"start_positions": {"p1": [3, 4], "p2": [1, 1], "p3": [2, 3]}}
 
@@ -172,13 +175,13 @@ def test_an_idle_waiting_table_gives_its_classic_port_to_the_next_table(app, sea
     long_ago = time.time() - classic.IDLE_TABLE_SECONDS - 60
     with idle.store.engine.begin() as conn:
         conn.execute(
-            classic.games_table.update()
-            .where(classic.games_table.c.id == idle.game_id)
+            games_table.update()
+            .where(games_table.c.id == idle.game_id)
             .values(updated_at=long_ago, created_at=long_ago)
         )
         conn.execute(
-            classic.seats_table.update()
-            .where(classic.seats_table.c.game_id == idle.game_id)
+            seats_table.update()
+            .where(seats_table.c.game_id == idle.game_id)
             .values(connected=0, joined_at=long_ago, last_seen=long_ago)
         )
     latest, answer = _classic_table(app, seat_client, "203.0.113.99")
@@ -211,7 +214,7 @@ def test_the_public_host_is_configured_or_the_machines(app):
     assert classic.public_host({"CLASSIC_HOST": "play.example", "CLASSIC_BIND": "127.0.0.1"}) == "play.example"
     assert classic.public_host({"SERVER_NAME": "delve.example:8000", "CLASSIC_BIND": "0.0.0.0"}) == "delve.example"
     assert classic.public_host({"CLASSIC_BIND": "192.0.2.4"}) == "192.0.2.4"
-    assert classic.public_host({"CLASSIC_BIND": "0.0.0.0"}) == classic.socket.gethostname()
+    assert classic.public_host({"CLASSIC_BIND": "0.0.0.0"}) == socket.gethostname()
 
 
 # ---- finding 15: writes time out ---------------------------------------------------------------

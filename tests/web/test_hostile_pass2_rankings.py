@@ -24,8 +24,10 @@ from tests.web.test_bots import act, changed_at, driver, open_table, play_now, p
 from tests.web.test_deals import SLUG, challenge_from, finished_game, take
 from tests.web.test_dungeon_cards_web import Table as CardsTable
 from tests.web.test_replays import play_to_the_end
-from webapp import browsers, deals, hall_of_fame, play, presence
-from webapp.store import seats as seats_table
+from webapp.domain import browsers, deals, hall_of_fame, play
+from webapp.pages import viewer
+from webapp.realtime import presence
+from webapp.storage.schema import seats as seats_table
 
 DAILY = f"/daily/{SLUG}"
 
@@ -49,7 +51,7 @@ def todays_ranking(client) -> list[str]:
 
 def daily_attempts(app, slug=SLUG, day=dt.date(2026, 11, 26)):
     with app.test_request_context():
-        return {a.game_id: a for a in deals.attempts(deals.daily_deal(slug, day))}
+        return {a.game_id: a for a in deals.attempts(app.extensions["delve_store"], deals.daily_deal(slug, day))}
 
 
 # ---- finding 6: an attempt started from another attempt is practice ---------------------------
@@ -60,7 +62,7 @@ def test_the_same_deal_again_without_the_browser_cookie_is_practice(app, seat_cl
     first = take(alice, DAILY, name="Alice")
     play_to_the_end(alice, store, seed=1)
     # The seat cookie proves Alice is the game's player; the browser cookie is left behind.
-    alice.http.delete_cookie(browsers.COOKIE_NAME)
+    alice.http.delete_cookie(viewer.BROWSER_COOKIE_NAME)
     again = alice.http.post(f"/g/{first}/rematch", data={"csrf_token": alice.csrf})
     assert again.status_code == 303, again.get_data(as_text=True)
     alice.game_id = again.headers["Location"].rsplit("/", 1)[-1]
@@ -98,7 +100,9 @@ def test_a_challenge_ranks_one_attempt_per_address_and_says_so(app, seat_client,
     with app.test_request_context():
         ranked = {
             a.game_id: a.ranked
-            for a in deals.attempts(deals.challenge_deal(link.rsplit("/", 1)[1]), finished_only=False)
+            for a in deals.attempts(
+                app.extensions["delve_store"], deals.challenge_deal(link.rsplit("/", 1)[1]), finished_only=False
+            )
         }
     assert ranked[attempt] is False and ranked[ann.game_id] is True
     said = Page(seat_client().get(link).data).text(".deal-start")
@@ -206,9 +210,9 @@ def test_a_game_a_bot_played_for_this_browser_stays_out_of_its_record(app, store
 
 def record_of(app, store, client) -> dict:
     """The client's browser record, as its pages read it (its browser cookie)."""
-    cookie = client.http.get_cookie(browsers.COOKIE_NAME)
-    with app.test_request_context(headers={"Cookie": f"{browsers.COOKIE_NAME}={cookie.value}"}):
-        return browsers.records(store, browsers.browser_key())
+    cookie = client.http.get_cookie(viewer.BROWSER_COOKIE_NAME)
+    with app.test_request_context(headers={"Cookie": f"{viewer.BROWSER_COOKIE_NAME}={cookie.value}"}):
+        return browsers.records(store, viewer.browser_key())
 
 
 # ---- finding 17b/c: private pages, and a challenge's games closed until yours is over -----------

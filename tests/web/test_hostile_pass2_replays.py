@@ -23,8 +23,8 @@ import rules_engine
 from tests.page import Page
 from tests.web.test_dungeon_of_doom_web import Table
 from tests.web.test_replays import play_to_the_end
-from webapp import replays
-from webapp.catalog import BY_SLUG, parse_options
+from webapp.domain import history as replays
+from webapp.domain.catalog import BY_SLUG, parse_options
 
 DOOM = rules_engine.get("dungeon-of-doom")
 PROJECT = Path(__file__).resolve().parents[2]
@@ -158,7 +158,7 @@ class TestImportWork:
             from gevent import monkey
             monkey.patch_all()
             import json, gevent, rules_engine
-            from webapp import replays
+            from webapp.domain import history as replays
 
             data = json.load(open({str(history_file)!r}))
             ticks = []
@@ -213,7 +213,7 @@ class TestReplayRebuild:
             action = moves[0] if moves and counted_applies["n"] < 40 else [a for a in legal if a["type"] == "leave"][0]
             assert table.act(seat, action).status_code == 200
             state = table.state()
-        monkeypatch.setattr(replays, "histories", replays.Histories())  # evicted, as after 65 imports
+        monkeypatch.setitem(app.extensions, "delve_histories", replays.Histories())  # evicted, as after 65 imports
         yields = []
         monkeypatch.setattr(replays, "SLICE_WORK", 1)  # a yield after every action
         monkeypatch.setattr(replays, "yield_to_others", lambda: yields.append(1))
@@ -240,11 +240,11 @@ class TestReplayRebuild:
             history.state_at(step)
             assert counted_applies["n"] <= most
 
-    def test_simultaneous_gets_of_an_evicted_game_rebuild_it_once(self, seat_client, store, monkeypatch):
+    def test_simultaneous_gets_of_an_evicted_game_rebuild_it_once(self, app, seat_client, store, monkeypatch):
         client = seat_client()
         client.start("clear-the-dungeon")
         play_to_the_end(client, store, 3)
-        monkeypatch.setattr(replays, "histories", replays.Histories())
+        monkeypatch.setitem(app.extensions, "delve_histories", replays.Histories())
         real_rebuild = replays.rebuild
         started, release, rebuilds = threading.Event(), threading.Event(), []
 

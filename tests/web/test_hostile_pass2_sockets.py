@@ -13,8 +13,8 @@ from tests.page import Page
 from tests.web.test_dungeon_of_doom_web import Table
 from tests.web.test_socket_abuse import open_table
 from webapp import socketio
-from webapp.connections import seat_from_ticket, ticket_for
-from webapp.store import seats
+from webapp.pages.tickets import seat_from_ticket, ticket_for
+from webapp.storage.schema import seats
 
 PRESENCE_RE = re.compile(r'data-presence="([^"]+)"')
 
@@ -53,7 +53,7 @@ def watch_for_boards(sio, http, game_id, presence):
     """Watch as a page that takes pushed boards, with ``presence`` as its ticket, as the page's
     script does (static/js/delve.js); its log mark (None in the waiting room)."""
     page = Page(http.get(f"/g/{game_id}").get_data(as_text=True))
-    message = {"game": game_id, "version": -1, "boards": True, "presence": presence}
+    message = {"game": game_id, "revision": -1, "boards": True, "presence": presence}
     marks = page.select("#log-seen")
     if marks:
         message["log_seen"] = int(marks[0]["value"])
@@ -120,7 +120,7 @@ class TestATicketDiesWithItsSeat:
         mallory, alice = seat_client(), seat_client()
         join(mallory, table.game_id, "Mallory")
         sio = socketio.test_client(app, flask_test_client=mallory.http)
-        message = {"game": table.game_id, "version": -1, "boards": True}
+        message = {"game": table.game_id, "revision": -1, "boards": True}
         assert sio.emit("watch", {**message, "presence": presence_ticket(mallory, table.game_id)}, callback=True)["ok"]
         leave(mallory, table.game_id)
         join(alice, table.game_id, "Alice")
@@ -145,7 +145,7 @@ class TestATicketDiesWithItsSeat:
             )
         assert seat_from_ticket(app, table.game_id, issued) is None
         sio = socketio.test_client(app, flask_test_client=table.clients["p2"].http)
-        assert sio.emit("watch", {"game": table.game_id, "version": -1, "presence": issued}, callback=True)["ok"]
+        assert sio.emit("watch", {"game": table.game_id, "revision": -1, "presence": issued}, callback=True)["ok"]
         assert next(s.connected for s in store.seats(table.game_id) if s.seat == "p2") is False
 
     def test_a_fresh_ticket_still_proves_its_seat(self, app, seat_client, store):
@@ -225,14 +225,14 @@ class TestOneTablesRoomPerSocket:
         game_a, game_b = (open_table(app, seat_client, host) for _ in range(2))
         sio = socketio.test_client(app)
         for game_id in (game_a, game_b):
-            assert sio.emit("watch", {"game": game_id, "version": -1}, callback=True)["ok"]
+            assert sio.emit("watch", {"game": game_id, "revision": -1}, callback=True)["ok"]
         sio.get_received()
 
         said = host.http.post(f"/g/{game_a}/chat", data={"csrf_token": host.csrf, "text": "only for A"})
         assert said.status_code == 303
         host_page = socketio.test_client(app, flask_test_client=host.http)  # A changes: p1 shows online
         assert host_page.emit(
-            "watch", {"game": game_a, "version": -1, "presence": presence_ticket(host, game_a)}, callback=True
+            "watch", {"game": game_a, "revision": -1, "presence": presence_ticket(host, game_a)}, callback=True
         )["ok"]
         assert sio.get_received() == []
 
@@ -245,12 +245,12 @@ class TestOneTablesRoomPerSocket:
         game_a, game_b = (open_table(app, seat_client, host) for _ in range(2))
         sio = socketio.test_client(app)
         for game_id in (game_a, game_b):
-            assert sio.emit("watch", {"game": game_id, "version": -1, "boards": True}, callback=True)["ok"]
+            assert sio.emit("watch", {"game": game_id, "revision": -1, "boards": True}, callback=True)["ok"]
         sio.get_received()
         said = host.http.post(f"/g/{game_a}/chat", data={"csrf_token": host.csrf, "text": "only for A"})
         assert said.status_code == 303
         host_page = socketio.test_client(app, flask_test_client=host.http)
         assert host_page.emit(
-            "watch", {"game": game_a, "version": -1, "presence": presence_ticket(host, game_a)}, callback=True
+            "watch", {"game": game_a, "revision": -1, "presence": presence_ticket(host, game_a)}, callback=True
         )["ok"]
         assert sio.get_received() == []

@@ -14,10 +14,11 @@ import limits.storage.memory
 import pytest
 from sqlalchemy import select, update
 
-from webapp import create_app, presence
-from webapp.bots import ABANDONED_SECONDS, BOT_TABLES_PER_ADDRESS, BotDriver
-from webapp.store import games as games_table
-from webapp.store import seats as seats_table
+from webapp import create_app
+from webapp.domain.bots import ABANDONED_SECONDS, BOT_TABLES_PER_ADDRESS, BotDriver
+from webapp.realtime import presence
+from webapp.storage.schema import games as games_table
+from webapp.storage.schema import seats as seats_table
 
 SECRET = "tests-only-secret-key"
 POSITIONS = json.dumps({"start_positions": {"p1": [5, 5], "p2": [9, 1], "p3": [1, 9]}})

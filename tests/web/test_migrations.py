@@ -1,4 +1,4 @@
-"""The Alembic migrations and the code's schema (webapp.store.metadata) never drift apart, on
+"""The Alembic migrations and the code's schema (webapp.storage.schema.metadata) never drift apart, on
 both databases Delve runs on: SQLite (one process) and PostgreSQL (several)."""
 
 from __future__ import annotations
@@ -8,8 +8,9 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlalchemy import inspect
 
-from webapp.migrate import upgrade
-from webapp.store import make_engine, metadata
+from webapp.storage.engine import make_engine
+from webapp.storage.migrate import upgrade
+from webapp.storage.schema import metadata
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])

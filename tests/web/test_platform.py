@@ -11,7 +11,8 @@ from bs4 import Tag
 import rules_engine
 from tests.helpers.decks import S1_DECK, SHORT_DEAL
 from tests.page import Page
-from webapp import create_app, play
+from webapp import create_app
+from webapp.domain import play
 
 
 def stored_state(store, game_id):

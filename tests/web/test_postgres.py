@@ -6,8 +6,9 @@ import pytest
 
 import rules_engine
 from tests.helpers.decks import SHORT_DEAL
-from webapp import create_app, play
-from webapp.store import StaleVersion
+from webapp import create_app
+from webapp.domain import play
+from webapp.storage.records import StaleVersion
 
 pytestmark = pytest.mark.postgres
 

@@ -13,9 +13,9 @@ import pytest
 from markupsafe import Markup
 
 import rules_engine
-from webapp.play import ActionButton
-from webapp.presenters import Scene, present
-from webapp.presenters import clear_the_dungeon as presenter
+from webapp.domain.play import ActionButton
+from webapp.pages.presenters import Scene, present
+from webapp.pages.presenters import clear_the_dungeon as presenter
 
 from .test_clear_the_dungeon_web import LINE_A, LINE_A_DECK, LINE_B, LINE_B_DECK, action_of, stacked
 

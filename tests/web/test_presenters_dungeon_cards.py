@@ -7,22 +7,13 @@ from types import SimpleNamespace
 
 import rules_engine
 from tests.helpers.dungeon_cards import act, started_game
-from webapp import play
-from webapp.catalog import BY_SLUG
-from webapp.presenters import Scene, presenter_for
-from webapp.presenters.dungeon_cards import (
-    FIGHT_EVENTS,
-    Chip,
-    FameLine,
-    Fresh,
-    Helper,
-    Step,
-    fresh_in,
-    present,
-)
+from webapp.domain import play
+from webapp.domain.catalog import BY_SLUG
+from webapp.pages.presenters import Scene, keys_for, presenter_for
+from webapp.pages.presenters.dungeon_cards import FIGHT_EVENTS, Chip, FameLine, Fresh, Helper, Step, fresh_in, present
 
 rules = rules_engine.get("dungeon-cards")
-KEYS = BY_SLUG["dungeon-cards"].keys
+KEYS = keys_for("dungeon_cards")
 
 
 def scene(state: dict, seat: str | None, names: dict | None = None) -> Scene:

@@ -9,13 +9,12 @@ from types import SimpleNamespace
 import rules_engine
 from rules_engine.games.dungeon_cards import data, views
 from tests.helpers.dungeon_cards import act, started_game
-from webapp import play
-from webapp.catalog import BY_SLUG
-from webapp.presenters import Scene
-from webapp.presenters.dungeon_cards import Chip, present
+from webapp.domain import play
+from webapp.pages.presenters import Scene, keys_for
+from webapp.pages.presenters.dungeon_cards import Chip, present
 
 rules = rules_engine.get("dungeon-cards")
-KEYS = BY_SLUG["dungeon-cards"].keys
+KEYS = keys_for("dungeon_cards")
 
 
 def shown(state: dict, seat: str, names: dict | None = None) -> dict:

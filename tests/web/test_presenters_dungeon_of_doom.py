@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import rules_engine
 from tests.page import Page
-from webapp.play import ActionButton
-from webapp.presenters import Scene, present
-from webapp.presenters.dungeon_map import dungeon_svg
-from webapp.presenters.dungeon_of_doom import token_marks
+from webapp.domain.play import ActionButton
+from webapp.pages.presenters import Scene, present
+from webapp.pages.presenters.dungeon_map import dungeon_svg
+from webapp.pages.presenters.dungeon_of_doom import token_marks
 
 RULES = rules_engine.get("dungeon-of-doom")
 NAMES = {"p1": "Ada", "p2": "Bob"}

@@ -8,9 +8,9 @@ import pytest
 
 import rules_engine
 from tests.helpers.hebracs_dungeon import situation
-from webapp.play import ActionButton
-from webapp.presenters import Scene
-from webapp.presenters import hebracs_dungeon as presenter
+from webapp.domain.play import ActionButton
+from webapp.pages.presenters import Scene
+from webapp.pages.presenters import hebracs_dungeon as presenter
 
 R = rules_engine.get("hebracs-dungeon")
 

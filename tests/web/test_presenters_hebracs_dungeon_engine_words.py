@@ -6,9 +6,9 @@ from __future__ import annotations
 import rules_engine
 from rules_engine.games.hebracs_dungeon import battle, data
 from tests.helpers.hebracs_dungeon import situation
-from webapp.play import ActionButton
-from webapp.presenters import Scene
-from webapp.presenters import hebracs_dungeon as presenter
+from webapp.domain.play import ActionButton
+from webapp.pages.presenters import Scene
+from webapp.pages.presenters import hebracs_dungeon as presenter
 
 R = rules_engine.get("hebracs-dungeon")
 

@@ -12,8 +12,8 @@ import pytest
 
 import rules_engine
 from tests.helpers.decks import SHORT_DEAL as DEAL
-from webapp.play import ActionButton
-from webapp.presenters import Scene, present
+from webapp.domain.play import ActionButton
+from webapp.pages.presenters import Scene, present
 
 RULES = rules_engine.get("shuffle-and-doom")
 # DEAL on a 4 × 4 map: top headers 5♣ 8♦ 3♥ 9♠, side headers 7♦ K♠ J♠ Q♥; room 1, the corner the

@@ -13,12 +13,12 @@ def test_watcher_is_rung_after_each_committed_action_with_only_a_version(app, se
     watcher = seat_client()
     watcher.watch(player.game_id)
     sio = socketio.test_client(app, flask_test_client=watcher.http)
-    ack = sio.emit("watch", {"game": player.game_id, "version": 0}, callback=True)
-    assert ack == {"ok": True, "version": 0}
+    ack = sio.emit("watch", {"game": player.game_id, "revision": 0}, callback=True)
+    assert ack == {"ok": True, "revision": 0}
     assert received(sio) == []  # up to date: nothing to fetch
 
     player.act({"type": "choose_stat_set", "set": "top"})
-    assert received(sio) == [{"version": 1}]
+    assert received(sio) == [{"revision": 1}]
     player.act({"type": "move", "dir": "N"})  # illegal: nothing is committed, nobody is rung
     assert received(sio) == []
 
@@ -29,8 +29,8 @@ def test_a_client_behind_is_told_at_once_on_reconnect(app, seat_client):
     player.act({"type": "choose_stat_set", "set": "top"})
     player.act({"type": "assign_diamond_bonus", "card": "8D", "stat": "attack"})
     sio = socketio.test_client(app)
-    sio.emit("watch", {"game": player.game_id, "version": 0}, callback=True)
-    assert received(sio) == [{"version": 2}]
+    sio.emit("watch", {"game": player.game_id, "revision": 0}, callback=True)
+    assert received(sio) == [{"revision": 2}]
 
 
 def test_pushes_reach_only_the_games_room(app, seat_client):
@@ -38,16 +38,16 @@ def test_pushes_reach_only_the_games_room(app, seat_client):
     first.start(size="4", deck=DECK)
     second.start(size="4", deck=DECK)
     sio = socketio.test_client(app)
-    sio.emit("watch", {"game": second.game_id, "version": 0}, callback=True)
+    sio.emit("watch", {"game": second.game_id, "revision": 0}, callback=True)
     first.act({"type": "choose_stat_set", "set": "top"})
     assert received(sio) == []
     second.act({"type": "choose_stat_set", "set": "side"})
-    assert received(sio) == [{"version": 1}]
+    assert received(sio) == [{"revision": 1}]
 
 
 def test_watch_rejects_unknown_or_malformed_games(app):
     sio = socketio.test_client(app)
-    assert sio.emit("watch", {"game": "nope", "version": 0}, callback=True)["ok"] is False
+    assert sio.emit("watch", {"game": "nope", "revision": 0}, callback=True)["ok"] is False
     assert sio.emit("watch", "not a dict", callback=True)["ok"] is False
     assert sio.emit("watch", {"game": "x" * 500}, callback=True)["ok"] is False
     assert received(sio) == []

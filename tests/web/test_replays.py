@@ -12,7 +12,7 @@ import pytest
 import rules_engine
 from tests.page import Page
 from tests.web.test_dungeon_of_doom_web import Table
-from webapp.rendering import pretty_cards
+from webapp.pages.rendering import pretty_cards
 
 SOLO_GAMES = ["shuffle-and-doom", "clear-the-dungeon", "hebracs-dungeon"]
 
@@ -91,7 +91,7 @@ class TestSteps:
         steps = len(store.actions(client.game_id))
         for step in sorted({0, 1, steps // 2, steps}):
             page = Page(replay(client, step=step).data)
-            assert page.attr("#game", "data-version") == str(step)
+            assert page.attr("#game", "data-revision") == str(step)
             assert page.text("#replay-counter") == f"Step {step} of {steps}"
             assert page.select("#game form[hx-post], #game button[name=action]") == []  # nothing to press
         last = Page(replay(client, step=steps).data)
@@ -107,7 +107,7 @@ class TestSteps:
     def test_a_step_past_the_end_shows_the_end_and_a_bad_step_is_400(self, finished, store):
         client = finished()
         steps = len(store.actions(client.game_id))
-        assert Page(replay(client, step=99999).data).attr("#game", "data-version") == str(steps)
+        assert Page(replay(client, step=99999).data).attr("#game", "data-revision") == str(steps)
         for bad in ("-1", "two", "1e3", "9" * 12):
             assert replay(client, step=bad).status_code == 400
 

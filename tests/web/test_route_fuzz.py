@@ -51,14 +51,15 @@ from sqlalchemy import select, update
 from werkzeug.datastructures import MultiDict
 
 from tests.helpers.web import Browser
-from webapp import create_app, play
-from webapp.catalog import BY_SLUG, GAMES, parse_options
-from webapp.hall_of_fame import hall_of_fame
-from webapp.seats import COOKIE_NAME
-from webapp.store import actions as actions_table
-from webapp.store import chat as chat_table
-from webapp.store import games as games_table
-from webapp.store import seats as seats_table
+from webapp import create_app
+from webapp.domain import play
+from webapp.domain.catalog import BY_SLUG, GAMES, parse_options
+from webapp.domain.hall_of_fame import hall_of_fame
+from webapp.pages.viewer import SEAT_COOKIE_NAME as COOKIE_NAME
+from webapp.storage.schema import actions as actions_table
+from webapp.storage.schema import chat as chat_table
+from webapp.storage.schema import games as games_table
+from webapp.storage.schema import seats as seats_table
 
 # Hypothesis flags any change of the global ``random`` state while a strategy draws, as a sign the
 # strategy uses ``random``. These strategies do not (the file passes alone), but in a whole run a
@@ -170,7 +171,7 @@ WORLD_GAMES = list(BUILDERS)
 
 
 class Tracebacks(logging.Handler):
-    """Keeps the traceback of every unexpected error the app logs (webapp.errors answers 500)."""
+    """Keeps the traceback of every unexpected error the app logs (webapp.web.errors answers 500)."""
 
     def __init__(self, sink: list):
         super().__init__(logging.ERROR)
@@ -366,7 +367,7 @@ class Field:
 
 
 # The creation form (templates/index.html, dungeon_of_doom/_create_options.html): every option of
-# every game in webapp.catalog.GAMES, with the values its control posts.
+# every game in webapp.domain.catalog.GAMES, with the values its control posts.
 CARDS = [r + s for r in ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"] for s in "SHDC"] + ["JK"]
 decks = st.lists(st.sampled_from(CARDS), max_size=54).map(" ".join) | st.lists(
     st.sampled_from(CARDS + ["ZZ", "1H", "11S", "jk", "5c,", ""]), max_size=60
@@ -643,7 +644,7 @@ ROUTES: dict[str, Route] = {
         near=("dod_waiting", "dod_running", "dc_running", "dod_finished") * 2,
     ),
     "/g/<game_id>/again": Route("POST", examples=90, near=FINISHED),
-    # The classic gateway's toggle (webapp/classic.py); this app has no CLASSIC_PORTS, so it must
+    # The classic gateway's toggle (webapp/adapters/classic); this app has no CLASSIC_PORTS, so it must
     # refuse cleanly whatever it is sent (tests/web/test_classic.py covers it turned on).
     "/g/<game_id>/classic": Route(
         "POST", {"on": Field(sampled(["1", "0"]), odd | sampled(["", "2", "on"]))}, examples=45, near=WAITING

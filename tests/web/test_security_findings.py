@@ -14,7 +14,8 @@ from tests.page import Button, Page
 from tests.web.test_dungeon_cards_web import Table as CardsTable
 from tests.web.test_dungeon_of_doom_web import HALL
 from tests.web.test_dungeon_of_doom_web import Table as DoomTable
-from webapp import games, hall_of_fame, play
+from webapp.domain import hall_of_fame, play
+from webapp.pages.spectator_fragments import SpectatorFragments
 
 SECRET_MAP = "name Secret Vault\nwin 1\n#########\n#G.....E#\n#.......#\n#########\n"
 ESCAPE = "JH 2C 9D 3S 7H 4D 8S 6D"  # a Jack beaten, +1 Speed, then 6♦ up 7 onto an Exit at (5, 8)
@@ -243,8 +244,8 @@ class TestSpectatorCache:
         assert "Reload the page" in alert(response)
 
     def test_a_valid_position_is_served_and_shared(self, app, seat_client, monkeypatch):
-        cache = games.SpectatorFragments()
-        monkeypatch.setattr(games, "spectator_fragments", cache)
+        cache = SpectatorFragments()
+        monkeypatch.setitem(app.extensions, "delve_spectator_fragments", cache)
         t = DoomTable(app, seat_client, players=2)
         for _ in range(3):
             response = app.test_client().get(f"/g/{t.game_id}/board?log_seen=1", headers={"HX-Request": "true"})
@@ -252,7 +253,7 @@ class TestSpectatorCache:
         assert len(cache._items) == 1
 
     def test_the_cache_is_bounded_by_bytes(self):
-        cache = games.SpectatorFragments(size=1000, max_bytes=64 * 1024)
+        cache = SpectatorFragments(size=1000, max_bytes=64 * 1024)
         for index in range(200):
             cache.put(("g", index, None, ""), b"x" * 4096)
         assert cache.held_bytes <= 64 * 1024 and len(cache._items) == 16
@@ -452,7 +453,7 @@ def test_solo_games_have_no_chat_and_no_table_to_play_again(seat_client, store):
 
 def test_action_buttons_escape_their_labels_and_keep_attributes_apart(app):
     """Labels carry players' names (a seat id becomes its player's name): never raw HTML."""
-    from webapp.play import ActionButton
+    from webapp.domain.play import ActionButton
 
     hostile = ActionButton({"type": "attack", "dir": "N"}, 'Attack "><script>alert(1)</script>', "1", "q")
     with app.test_request_context():

@@ -14,8 +14,10 @@ import time
 import pytest
 
 from tests.helpers.decks import SHORT_DEAL
-from webapp import connections, presence, realtime, socketio
-from webapp.connections import Connections
+from webapp import socketio
+from webapp.realtime import connections, presence
+from webapp.realtime import sockets as realtime
+from webapp.realtime.connections import Connections
 
 PRESENCE_RE = re.compile(r'data-presence="([^"]+)"')
 FLOODED_REASON = "Too many messages from this page; reload it to reconnect."  # what the page shows
@@ -65,7 +67,7 @@ def connected(store, game_id, seat="p1"):
 
 
 def watch(sio, game_id, presence_ticket=None):
-    ack = sio.emit("watch", {"game": game_id, "version": -1, "presence": presence_ticket}, callback=True)
+    ack = sio.emit("watch", {"game": game_id, "revision": -1, "presence": presence_ticket}, callback=True)
     assert ack["ok"], ack
     return ack
 
@@ -141,7 +143,7 @@ class TestOneSocketManySeats:
             return write(game_id, seat, is_connected)
 
         monkeypatch.setattr(store, "set_connected", close_first)
-        sio.emit("watch", {"game": game_a, "version": -1, "presence": ticket(host, game_a)}, callback=True)
+        sio.emit("watch", {"game": game_a, "revision": -1, "presence": ticket(host, game_a)}, callback=True)
         assert connected(store, game_a) is False
         assert (game_a, "p1") not in connections.connections.pairs()
 
@@ -230,7 +232,7 @@ def test_a_flooding_socket_is_told_why_and_disconnected_without_the_reads(app, r
     # The real clock: whatever refills while 200 messages go out in a tight loop, the bound
     # leaves a slow machine 40 s to send them.
     sio = socketio.test_client(app)
-    flood(sio, "watch", {"game": game_id, "version": 0}, times=FLOOD)
+    flood(sio, "watch", {"game": game_id, "revision": 0}, times=FLOOD)
     assert received(sio, "flooded") == [{"reason": FLOODED_REASON}]
     assert not sio.is_connected()
     assert len(reads) < FLOOD // 2, len(reads)
@@ -246,7 +248,7 @@ def test_exactly_the_burst_is_read_then_the_budget_refills_at_its_rate(app, cloc
     for _ in range(int(realtime.EVENTS_PER_SECOND)):
         watch(sio, game_id)
     assert received(sio, "flooded") == [] and sio.is_connected()
-    sio.emit("watch", {"game": game_id, "version": 0})
+    sio.emit("watch", {"game": game_id, "revision": 0})
     assert received(sio, "flooded") == [{"reason": FLOODED_REASON}]
     assert not sio.is_connected()
     assert len(reads) == realtime.EVENT_BURST + int(realtime.EVENTS_PER_SECOND)  # not the refused one
@@ -283,12 +285,12 @@ def test_a_flooder_does_not_hold_up_another_page(app, seat_client, clock):
     calm = socketio.test_client(app)
     watch(calm, player.game_id)
     flooder = socketio.test_client(app)
-    flood(flooder, "watch", {"game": player.game_id, "version": 0})
+    flood(flooder, "watch", {"game": player.game_id, "revision": 0})
     assert not flooder.is_connected()
     received(calm, "changed")
     player.act({"type": "choose_stat_set", "set": "top"})
-    assert received(calm, "changed") == [{"version": 1}]
-    assert watch(calm, player.game_id) == {"ok": True, "version": 1}
+    assert received(calm, "changed") == [{"revision": 1}]
+    assert watch(calm, player.game_id) == {"ok": True, "revision": 1}
     assert calm.is_connected()
 
 

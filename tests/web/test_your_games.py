@@ -11,9 +11,10 @@ from flask import request
 from itsdangerous import URLSafeSerializer
 from sqlalchemy import event, update
 
-from webapp import seats as seat_tokens
-from webapp.lobby import ago
-from webapp.store import games
+from webapp.domain import seat_tokens
+from webapp.storage.schema import games
+from webapp.web import seat_cookies
+from webapp.web.front_page import ago
 
 ROW_RE = re.compile(r'<li class="yg-row yg-([a-z-]+)">(.*?)</li>', re.S)
 EMPTY = "No games in this browser yet"
@@ -57,7 +58,7 @@ def test_a_game_started_here_is_listed_with_a_resume_link(seat_client):
     listed = rows(ann.http)
     assert listed == [("in-progress", "Shuffle and Doom! In progress just now Resume Shuffle and Doom!, just now")]
     assert links(ann.http) == [f"/g/{game_id}"]
-    cookie = ann.http.get_cookie(seat_tokens.GAMES_COOKIE_NAME, path="/")
+    cookie = ann.http.get_cookie(seat_cookies.GAMES_COOKIE_NAME, path="/")
     assert cookie is not None and cookie.http_only and cookie.same_site == "Lax"
 
 
@@ -67,14 +68,14 @@ def test_the_newest_game_comes_first_and_a_game_is_listed_once(app, seat_client)
     second = ann.start("clear-the-dungeon")
     assert links(ann.http) == [f"/g/{second}", f"/g/{first}"]
     # A seat taken again in a listed game moves it to the front; it does not add a second entry.
-    cookie = ann.http.get_cookie(seat_tokens.GAMES_COOKIE_NAME, path="/").value
-    headers = {"Cookie": f"{seat_tokens.GAMES_COOKIE_NAME}={cookie}"}
+    cookie = ann.http.get_cookie(seat_cookies.GAMES_COOKIE_NAME, path="/").value
+    headers = {"Cookie": f"{seat_cookies.GAMES_COOKIE_NAME}={cookie}"}
     with app.test_request_context("/", headers=headers):
         response = app.response_class()
-        seat_tokens.remember_game(response, first, "another-token", secure=False)
+        seat_cookies.remember_game(response, first, "another-token", secure=False)
         renewed = response.headers["Set-Cookie"].split(";", 1)[0].split("=", 1)[1]
-    with app.test_request_context("/", headers={"Cookie": f"{seat_tokens.GAMES_COOKIE_NAME}={renewed}"}):
-        remembered = seat_tokens.remembered_games(request)
+    with app.test_request_context("/", headers={"Cookie": f"{seat_cookies.GAMES_COOKIE_NAME}={renewed}"}):
+        remembered = seat_cookies.remembered_games(request)
     assert [game_id for game_id, _mark in remembered] == [first, second]
     assert remembered[0][1] == seat_tokens.seat_mark(seat_tokens.hash_token("another-token"))
 
@@ -99,7 +100,7 @@ def test_a_list_not_signed_by_the_site_is_ignored(app, seat_client, forged):
     ann, mallory = seat_client(), seat_client()
     game_id = ann.start("shuffle-and-doom")
     mark = seat_tokens.seat_mark(app.extensions["delve_store"].seat_hashes(game_id)["p1"])
-    mallory.http.set_cookie(seat_tokens.GAMES_COOKIE_NAME, forged(game_id, mark), path="/")
+    mallory.http.set_cookie(seat_cookies.GAMES_COOKIE_NAME, forged(game_id, mark), path="/")
     assert EMPTY in mallory.get("/").get_data(as_text=True)
 
 
@@ -109,7 +110,7 @@ def test_a_signed_list_naming_a_seat_this_browser_does_not_hold_is_ignored(app, 
     game_id = ann.start("shuffle-and-doom")
     with app.test_request_context():
         guessed = URLSafeSerializer(app.secret_key, salt="delve-games").dumps([f"{game_id}.0123456789abcdef"])
-    bob.http.set_cookie(seat_tokens.GAMES_COOKIE_NAME, guessed, path="/")
+    bob.http.set_cookie(seat_cookies.GAMES_COOKIE_NAME, guessed, path="/")
     assert EMPTY in bob.get("/").get_data(as_text=True)
 
 
@@ -176,7 +177,7 @@ def test_the_list_costs_one_query_however_many_games(app, seat_client):
     finally:
         event.remove(engine, "before_cursor_execute", count)
     assert body.count('class="yg-row') == 6
-    # One for the list, one for this browser's record (webapp/browsers.py), however many games.
+    # One for the list, one for this browser's record (webapp/domain/browsers.py), however many games.
     assert len(statements) == 2, statements
     assert sum("browser_seats" in statement for statement in statements) == 1
     # The newest four are in sight; the others fold under one summary.
@@ -185,7 +186,7 @@ def test_the_list_costs_one_query_however_many_games(app, seat_client):
 
 def test_the_list_keeps_the_newest_twenty(seat_client):
     ann = seat_client()
-    started = [ann.start("shuffle-and-doom") for _ in range(seat_tokens.GAMES_REMEMBERED + 1)]
+    started = [ann.start("shuffle-and-doom") for _ in range(seat_cookies.GAMES_REMEMBERED + 1)]
     assert links(ann.http) == [f"/g/{game_id}" for game_id in reversed(started[1:])]
 
 

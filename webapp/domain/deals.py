@@ -1,0 +1,335 @@
+"""Shared deals: "beat my score on this deal" challenges, and one deal a day for everybody.
+
+A **challenge** (``/c/<token>``) is made from a finished solo game by its player: whoever opens the
+link starts a fresh game on the same deal (the game's seed and options, read from the store; the
+token alone travels). A **daily deal** (``/daily/<slug>``) is drawn in secret by the first request
+of each UTC day, the same for everybody; The Dungeon of Doom's is a table on the day's random map.
+
+Every game played on a shared deal is an *attempt* (``deal_attempts``): ranked if it is the first
+on that deal both of this browser and of this client address (a keyed hash of it, as seats keep:
+a fresh cookie is free to make), practice otherwise; one started from another attempt ("the same
+deal again") is always practice. A deal's page lists its finished attempts, ranked by score (the
+attempt's own seat's), then fewer actions, then the earlier finish; a seat a bot ever played is
+never ranked (and a daily table takes no bots at all: ``service.takes_bots``).
+
+No studying the deal first: the replay (and the file) of an attempt opens only to a browser whose
+own attempt on that deal is finished, and a daily deal's replays stay closed to everybody until
+its day is over (``replay_closed_because``, which the replays ask). A solo game on a shared
+deal — a challenge's source game too — shows its page and board to anyone but its player on the
+same terms (``closed_to_onlooker``): a finished game's page shows its whole log. The seed never
+leaves the server while a game on the deal runs.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import time
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, timedelta
+
+from sqlalchemy import and_, insert, or_, select, update
+from sqlalchemy.exc import IntegrityError
+
+from ..storage.schema import browser_seats, challenges, daily_deals, deal_attempts, games, seats
+from ..storage.store import Store
+from . import play
+from .catalog import BY_SLUG, parse_options
+
+TOKEN_BYTES = 12
+LEADERBOARD_SIZE = 50
+HISTORY_DAYS = 30
+# The day's deal of each game: the solo games' standard options; The Dungeon of Doom, a table on
+# a fresh random map (medium) drawn from the day's seed.
+DAILY_FORMS: dict[str, dict[str, str]] = {
+    "shuffle-and-doom": {},
+    "clear-the-dungeon": {},
+    "hebracs-dungeon": {},
+    "dungeon-of-doom": {"map_choice": "random-M"},
+}
+CHALLENGE_GAMES = ("shuffle-and-doom", "clear-the-dungeon", "hebracs-dungeon")
+
+
+def today() -> date:
+    """The UTC day (a function, so tests can move the clock)."""
+    return datetime.now(UTC).date()
+
+
+def challenge_deal(token: str) -> str:
+    return f"challenge:{token}"
+
+
+def daily_deal(slug: str, day: date) -> str:
+    return f"daily:{slug}:{day.isoformat()}"
+
+
+@dataclass(frozen=True)
+class Attempt:
+    game_id: str
+    name: str
+    score: int
+    actions: int
+    seconds: float
+    finished_at: float
+    ranked: bool
+    browser: str
+    by_bot: bool = False
+    """A bot played the attempt's seat (at some point): listed, never ranked."""
+
+
+# ---- the deals' attempts ------------------------------------------------------------------------
+
+
+def add_attempt(store: Store, deal: str, game_id: str, browser: str, origin: str, *, practice: bool = False) -> bool:
+    """Note ``game_id`` as an attempt on ``deal`` from ``origin`` (the keyed hash of the address it
+    came from, ``seat_tokens.origin_hash``); True when it is
+    ranked: the first on the deal of this browser and of this address, and not ``practice`` (an
+    attempt started from another attempt)."""
+    with store.engine.begin() as conn:
+        earlier = conn.execute(
+            select(deal_attempts.c.game_id)
+            .where(
+                deal_attempts.c.deal == deal,
+                or_(deal_attempts.c.browser == browser, deal_attempts.c.origin == origin),
+            )
+            .limit(1)
+        ).first()
+        ranked = earlier is None and not practice
+        conn.execute(
+            insert(deal_attempts).values(
+                game_id=game_id, deal=deal, browser=browser, ranked=int(ranked), created_at=time.time(), origin=origin
+            )
+        )
+    return ranked
+
+
+def attempts(store: Store, deal: str, *, finished_only: bool = True) -> list[Attempt]:
+    """The deal's attempts, best first (finished ones, unless asked otherwise)."""
+    query = (
+        select(
+            games.c.id,
+            games.c.result,
+            games.c.version,
+            games.c.created_at,
+            games.c.finished_at,
+            deal_attempts.c.ranked,
+            deal_attempts.c.browser,
+            browser_seats.c.seat,
+        )
+        .join(deal_attempts, deal_attempts.c.game_id == games.c.id)
+        # The attempt's own seat: the one its browser took (a solo game's player; a table's host).
+        .outerjoin(
+            browser_seats,
+            and_(browser_seats.c.game_id == games.c.id, browser_seats.c.browser == deal_attempts.c.browser),
+        )
+        .where(deal_attempts.c.deal == deal)
+    )
+    if finished_only:
+        query = query.where(games.c.status == "finished")
+    with store.engine.connect() as conn:
+        rows = conn.execute(query).all()
+        names: dict[tuple[str, str], str] = {}
+        played_by_bot: set[tuple[str, str]] = set()
+        ids = [row.id for row in rows]
+        if ids:
+            for game_id, seat, name, bot_played in conn.execute(
+                select(seats.c.game_id, seats.c.seat, seats.c.name, seats.c.bot_played).where(seats.c.game_id.in_(ids))
+            ):
+                names[(game_id, seat)] = name
+                if bot_played:
+                    played_by_bot.add((game_id, seat))
+    found = []
+    for row in rows:
+        result = json.loads(row.result) if row.result else {}
+        scores = result.get("scores") or {}
+        seat = row.seat or play.SOLO_SEAT
+        by_bot = (row.id, seat) in played_by_bot
+        finished_at = row.finished_at or 0.0
+        found.append(
+            Attempt(
+                game_id=row.id,
+                name=names.get((row.id, seat)) or "Adventurer",
+                score=int(scores.get(seat, 0) or 0),
+                actions=row.version,
+                seconds=max(0.0, finished_at - row.created_at) if row.finished_at else 0.0,
+                finished_at=finished_at,
+                ranked=bool(row.ranked) and not by_bot,
+                browser=row.browser,
+                by_bot=by_bot,
+            )
+        )
+    found.sort(key=lambda a: (-a.score, a.actions, a.finished_at))
+    return found
+
+
+def deal_of(store: Store, game_id: str) -> str | None:
+    with store.engine.connect() as conn:
+        return conn.execute(select(deal_attempts.c.deal).where(deal_attempts.c.game_id == game_id)).scalar()
+
+
+def has_finished_attempt(store: Store, deal: str, browser: str | None) -> bool:
+    if browser is None:
+        return False
+    with store.engine.connect() as conn:
+        row = conn.execute(
+            select(games.c.id)
+            .join(deal_attempts, deal_attempts.c.game_id == games.c.id)
+            .where(deal_attempts.c.deal == deal, deal_attempts.c.browser == browser, games.c.status == "finished")
+            .limit(1)
+        ).first()
+    return row is not None
+
+
+def replay_closed_because(store: Store, game_id: str, browser: str | None) -> tuple[int, str] | None:
+    """Why this finished game's replay (and file) stays closed to this browser, as (status,
+    sentence), or None when it is open.
+
+    A daily deal's games open once their UTC day is over, to everybody (409: not yet); a
+    challenge's attempts open to a browser whose own attempt on that deal is finished (403: not
+    to you, yet)."""
+    deal = deal_of(store, game_id)
+    if deal is None:
+        return None
+    if deal.startswith("daily:"):
+        day = deal.rsplit(":", 1)[1]
+        if day >= today().isoformat():
+            return 409, "This is today's daily deal: its replays open for everybody when the day ends (midnight UTC)."
+        return None
+    if has_finished_attempt(store, deal, browser):
+        return None
+    return 403, (
+        "This game was played on a challenge's deal: its replay opens once your own attempt on that deal is over."
+    )
+
+
+def closed_to_onlooker(store: Store, game: play.LoadedGame, seat: str | None, browser: str | None) -> str | None:
+    """Why this viewer may not see this game's page or board, or None when they may.
+
+    A solo game on a shared deal (a challenge's source game too) shows what a player needs to
+    beat the deal — a finished one, its whole log — so its page opens to anyone but its player on
+    its replay's terms: a challenge's once the viewer's own attempt on it is over, a daily deal's
+    once its day ends. A daily deal's table stays open: its link is how friends sit down."""
+    if seat is not None or not BY_SLUG[game.record.slug].solo:
+        return None
+    deal = deal_of(store, game.id)
+    if deal is None:
+        return None
+    if deal.startswith("daily:"):
+        if deal.rsplit(":", 1)[1] >= today().isoformat():
+            return "This game is on today's daily deal: only its player sees it until the day ends (midnight UTC)."
+        return None
+    if has_finished_attempt(store, deal, browser):
+        return None
+    return "This game was played on a challenge's deal: it opens to you once your own attempt on that deal is over."
+
+
+def on_shared_solo_deal(store: Store, game: play.LoadedGame) -> bool:
+    """Whether who may see this game depends on the viewer (``closed_to_onlooker``)."""
+    return BY_SLUG[game.record.slug].solo and deal_of(store, game.id) is not None
+
+
+# ---- challenges ---------------------------------------------------------------------------------
+
+
+def challenge_of(store: Store, token: str):
+    if not isinstance(token, str) or not (8 <= len(token) <= 32):
+        return None
+    with store.engine.connect() as conn:
+        return conn.execute(select(challenges).where(challenges.c.token == token)).first()
+
+
+def make_challenge(store: Store, game_id: str, browser: str, origin: str) -> str:
+    """The challenge token of a finished solo game, made the first time (with the game as the
+    deal's first attempt, from ``browser`` and ``origin``)."""
+    with store.engine.connect() as conn:
+        token = conn.execute(select(challenges.c.token).where(challenges.c.game_id == game_id)).scalar()
+    if token is None:
+        token = secrets.token_urlsafe(TOKEN_BYTES)
+        now = time.time()
+        try:
+            with store.engine.begin() as conn:
+                conn.execute(insert(challenges).values(token=token, game_id=game_id, created_at=now))
+                # The challenger's own game is the score to beat: the deal's first attempt.
+                conn.execute(
+                    insert(deal_attempts).values(
+                        game_id=game_id,
+                        deal=challenge_deal(token),
+                        browser=browser,
+                        ranked=1,
+                        created_at=now,
+                        origin=origin,
+                    )
+                )
+                # The game is closed to onlookers from now on (closed_to_onlooker): a new revision
+                # retires the board spectators may have been shared before (pages.board's spectator fragments).
+                conn.execute(update(games).where(games.c.id == game_id).values(revision=games.c.revision + 1))
+        except IntegrityError:  # a second press at the same moment made it first
+            with store.engine.connect() as conn:
+                token = conn.execute(select(challenges.c.token).where(challenges.c.game_id == game_id)).scalar_one()
+    return token
+
+
+# ---- daily deals --------------------------------------------------------------------------------
+
+
+def daily_seed(store: Store, slug: str, day: date) -> tuple[int, dict]:
+    """The day's seed and options for ``slug``: drawn by the first request of the day, kept."""
+    key = day.isoformat()
+    with store.engine.connect() as conn:
+        row = conn.execute(
+            select(daily_deals.c.seed, daily_deals.c.options).where(
+                daily_deals.c.day == key, daily_deals.c.slug == slug
+            )
+        ).first()
+    if row is not None:
+        return row.seed, json.loads(row.options)
+    options = parse_options(BY_SLUG[slug], DAILY_FORMS[slug])
+    seed = secrets.randbits(62)
+    try:
+        with store.engine.begin() as conn:
+            conn.execute(
+                insert(daily_deals).values(
+                    day=key, slug=slug, seed=seed, options=json.dumps(options), created_at=time.time()
+                )
+            )
+    except IntegrityError:  # another request drew the day's deal first: that one it is
+        return daily_seed(store, slug, day)
+    return seed, options
+
+
+def daily_history(store: Store, slug: str, browser: str | None, day: date) -> tuple[list[dict], int]:
+    """This browser's ranked daily attempts at ``slug`` (newest first) and its current streak:
+    consecutive days up to today (or up to yesterday, while today's is still to play)."""
+    if browser is None:
+        return [], 0
+    prefix = f"daily:{slug}:"
+    with store.engine.connect() as conn:
+        rows = conn.execute(
+            select(deal_attempts.c.deal, games.c.id, games.c.result, games.c.status)
+            .join(games, games.c.id == deal_attempts.c.game_id)
+            .where(
+                deal_attempts.c.browser == browser,
+                deal_attempts.c.ranked == 1,
+                deal_attempts.c.deal.startswith(prefix),
+            )
+        ).all()
+    history = []
+    for row in rows:
+        result = json.loads(row.result) if row.result else None
+        history.append(
+            {
+                "day": row.deal.removeprefix(prefix),
+                "game_id": row.id,
+                "finished": row.status == "finished",
+                "score": max((result or {}).get("scores", {}).values(), default=None) if result else None,
+                "text": result["text"] if result else "Still being played.",
+            }
+        )
+    history.sort(key=lambda h: h["day"], reverse=True)
+    played = {h["day"] for h in history}
+    streak = 0
+    cursor = day if day.isoformat() in played else day - timedelta(days=1)
+    while cursor.isoformat() in played:
+        streak += 1
+        cursor -= timedelta(days=1)
+    return history[:HISTORY_DAYS], streak

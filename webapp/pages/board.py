@@ -1,0 +1,274 @@
+"""The board of a game as one viewer sees it: the page, and the fragment htmx swaps. Both the HTTP
+answers (``web/games.py``) and the boards pushed over each page's socket
+(``realtime/board_push.py``) render through here, so hidden information has one path out: the
+engine's view for the viewer's own seat."""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from typing import Any
+
+from flask import abort, current_app, make_response, render_template, request, url_for
+from jinja2_fragments.flask import render_blocks
+
+from ..domain import bots, browsers, deals, play
+from ..domain.catalog import BY_SLUG
+from ..domain.service import GRACE_SECONDS, REQUEST_SEEN_EVERY, takes_bots
+from .presenters import Scene, keys_for, present
+from .rendering import name_seats, refusal
+from .tickets import ticket_for
+from .viewer import (
+    browser_key,
+    game_or_404,
+    has_seat_cookie,
+    is_htmx,
+    prefetched_for,
+    service,
+    spectator_fragments,
+    store,
+    viewer_seat,
+)
+
+FRAGMENT_BLOCKS = ["game", "announce"]
+
+LOG_SEEN_DIGITS = 9
+
+
+def log_seen_param() -> int | None:
+    """How much of the log the page has shown: a whole number, or absent; anything else is 400
+    (the spectators' shared fragments are keyed by it, so a made-up value must not reach a key)."""
+    raw = request.values.get("log_seen")
+    if raw is None or raw == "":
+        return None
+    if not (raw.isascii() and raw.isdigit() and len(raw) <= LOG_SEEN_DIGITS):
+        abort(400, description="This request's log position is not a whole number. Reload the page.")
+    return int(raw)
+
+
+def _board_page() -> str:
+    """Which page asks for the board: the game page ("") or the waiting room ("waiting")."""
+    page = request.args.get("page", "")
+    if page not in ("", "waiting"):
+        abort(400, description="This request asked for a page we do not have. Reload the page.")
+    return page
+
+
+def log_mark(entries: list) -> int:
+    """Where the log ends: its last entry's ``seq`` (every view's log is ``{seq, text}`` entries)."""
+    return int(entries[-1]["seq"]) if entries else 0
+
+
+def entries_after(entries: list, seen: int | None) -> list:
+    """The log entries a page has not shown yet (the announcer reads them out)."""
+    if seen is None:
+        return []
+    return [e for e in entries if e["seq"] > seen]
+
+
+def seat_rows(game: play.LoadedGame, now: float, viewer: str | None = None) -> list[dict]:
+    """The table's seats for the roster: name, presence, and seconds left before an absent seat is dropped.
+
+    The viewer's own request counts as presence (10.6: an open socket *or* a request in the last
+    60 s), so a seat playing over plain HTTP is not dropped. Its ``last_seen`` is written only
+    when older than REQUEST_SEEN_EVERY seconds: a busy page does not write on every request.
+    A player whose seat a bot kept while they were away has it back with this request.
+
+    ``bot``: the level of the bot that plays the seat (None: a person); ``kept``: a bot plays it
+    until its player is back."""
+    rows = []
+    prefetched = prefetched_for(game.id)
+    records = prefetched.seats if prefetched is not None else store().seats(game.id)
+    if viewer is not None and prefetched is None and any(s.seat == viewer and s.kept for s in records):
+        service().reclaim(game.id, viewer)
+        records = store().seats(game.id)
+    host = play.host_of(game.record.lobby, records)
+    for s in records:
+        last_seen = s.last_seen
+        if s.seat == viewer and not s.gone and now - last_seen >= REQUEST_SEEN_EVERY:
+            store().seen([(game.id, s.seat)])
+            last_seen = now
+        drop_in = None
+        if game.record.status == "running" and not s.connected and not s.gone and not s.bot:
+            drop_in = max(0, int(last_seen + GRACE_SECONDS - now))
+        rows.append(
+            {
+                "seat": s.seat,
+                "name": s.name,
+                "connected": s.connected,
+                "gone": s.gone,
+                "drop_in": drop_in,
+                "host": host == s.seat,
+                "bot": s.bot,
+                "kept": s.kept,
+            }
+        )
+    return rows
+
+
+def _solo_player_name(game: play.LoadedGame, seat: str | None, solo: bool) -> dict[str, str]:
+    """The name onlookers read a solo game's player by (a challenge's or a daily deal's player
+    gives one); {} for the player's own page, and for the default name ("The player" reads better
+    than "Adventurer")."""
+    if not solo or seat is not None:
+        return {}
+    prefetched = prefetched_for(game.id)
+    records = prefetched.seats if prefetched is not None else store().seats(game.id)
+    return {s.seat: s.name for s in records if s.name != play.DEFAULT_SOLO_NAME}
+
+
+def _onlookers_words(entries: list, players_words: str, onlookers_words: str) -> list:
+    return [{**e, "text": onlookers_words} if e["text"] == players_words else e for e in entries]
+
+
+def render_game(game: play.LoadedGame, seat: str | None, *, flash: str | None = None, status: int = 200, log_seen=None):
+    entry = BY_SLUG[game.record.slug]
+    now = time.time()
+    context: dict[str, Any] = dict(
+        entry=entry,
+        rules=game.rules,
+        game_id=game.id,
+        version=game.version,
+        revision=game.record.revision,
+        seat=seat,
+        flash=flash,
+        share_url=url_for("games.page", game_id=game.id, _external=True),
+        fragment=is_htmx(),
+        new_log=[],
+    )
+    ticket = None
+    if seat is not None and not context["fragment"]:
+        # The page proves its seat to its socket with this (the seat cookie never reaches the
+        # socket), which then pushes it that seat's boards (board_push).
+        ticket = context["viewer_ticket"] = ticket_for(current_app, game.id, seat)
+    if not entry.solo:
+        seats = seat_rows(game, now, viewer=seat)
+        names = {row["seat"]: row["name"] for row in seats}
+        context.update(
+            seats=seats,
+            names=names,
+            turn_deadline_in=(max(0, int(game.record.turn_deadline - now)) if game.record.turn_deadline else None),
+        )
+        if not context["fragment"]:
+            # The chat and the presence ticket sit outside the blocks htmx swaps: a fragment (every
+            # action and every push) never draws them, so it does not read the chat table.
+            context.update(
+                presence_ticket=ticket,
+                chat=store().chat(game.id),
+            )
+    if game.record.status == "waiting":
+        template = "_waiting_room.html"
+        context.update(
+            lobby=game.record.lobby,
+            table_size=play.table_size(game.rules, game.record.options),
+            is_host=seat is not None and any(row["host"] and row["seat"] == seat for row in context["seats"]),
+            bot_levels=bots.LEVELS if takes_bots(game.record) else (),
+            view=None,
+            buttons=[],
+            result=None,
+        )
+        blocks = ["game"]
+    else:
+        view = game.rules.view(game.state, seat)
+        log_entries = view["log"]
+        buttons = play.action_buttons(game, seat, keys_for(entry.template_dir))
+        if context.get("names"):
+            buttons = [dataclasses.replace(b, label=name_seats(b.label, context["names"])) for b in buttons]
+        result = game.rules.result(game.state)
+        context.update(
+            view=view,
+            buttons=buttons,
+            result=result,
+            log_mark=log_mark(log_entries),
+            new_log=entries_after(log_entries, log_seen),
+            next_game=game.record.lobby.get("next"),
+        )
+        context.update(
+            present(
+                entry.template_dir,
+                Scene(
+                    rules=game.rules,
+                    view=view,
+                    seat=seat,
+                    buttons=buttons,
+                    result=result,
+                    names=context.get("names") or _solo_player_name(game, seat, entry.solo),
+                    new_log=context["new_log"],
+                ),
+            )
+        )
+        ending = context.get("ending")
+        if isinstance(ending, dict) and ending.get("record") and seat is not None:
+            # The player's own page of a finished game: where it leaves their record here.
+            closed = deals.replay_closed_because(store(), game.id, browser_key())
+            context["ending"] = {
+                **ending,
+                "standing": browsers.standing(store(), browser_key(), game.record.slug, game.id),
+                "replay_closed": closed[1] if closed else None,
+            }
+        elif isinstance(ending, dict) and result and ending.get("text") not in (None, result["text"]):
+            # An onlooker: the log's closing line is the result's sentence, which the engine
+            # words for the player ("You died…"); it reads as the result box says it.
+            context["view"], context["new_log"] = (
+                {**view, "log": _onlookers_words(view["log"], result["text"], ending["text"])},
+                _onlookers_words(context["new_log"], result["text"], ending["text"]),
+            )
+        template = f"{entry.template_dir}/game.html"
+        blocks = FRAGMENT_BLOCKS
+    if is_htmx():
+        body = render_blocks(template, blocks, **context)
+    else:
+        body = render_template(template, **context)
+    response = make_response(body, status)
+    response.headers["Vary"] = "HX-Request, Cookie"
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def board_response(game_id: str):
+    """This viewer's board: the answer to its GET, and the board pushed to its socket."""
+    log_seen, page = log_seen_param(), _board_page()  # validated before anything is loaded or cached
+    prefetched = prefetched_for(game_id)
+    if has_seat_cookie() or (prefetched and prefetched.seat) or not is_htmx():
+        # Rendered for this request alone (never shared): the revision that keys the spectators'
+        # cache is not needed, and loading the game answers 404 for a wrong address.
+        return _board(game_id, None)[0]
+    if not isinstance(game_id, str) or len(game_id) > 64:
+        abort(404, description="There is no game at this address. It may have been mistyped.")
+    if prefetched is not None:
+        revision = prefetched.game.record.revision
+    else:
+        revision = store().revision(game_id)
+    if revision is None:
+        abort(404, description="There is no game at this address. It may have been mistyped.")
+    key = (game_id, revision, log_seen, page)
+    return spectator_fragments().shared(key, lambda: _board(game_id, revision))
+
+
+def _board(game_id: str, revision: int | None):
+    """This viewer's board, and its body when every spectator at ``revision`` may share it (never
+    when ``revision`` is None)."""
+    game = game_or_404(game_id)
+    if request.args.get("page") == "waiting" and game.record.status != "waiting" and is_htmx():
+        # The table started: the waiting-room page becomes the game page as a whole.
+        response = make_response("", 200)
+        response.headers["HX-Refresh"] = "true"
+        return response, None
+    seat = viewer_seat(game)
+    closed = deals.closed_to_onlooker(store(), game, seat, browser_key())
+    if closed:
+        # An answer, not an abort: a pushed board (board_push) renders here outside a dispatch.
+        return refusal(403, closed), None
+    response = render_game(game, seat, log_seen=log_seen_param())
+    body = response.get_data()
+    # Never share a fragment that carries a form token (each browser has its own), nor a board of
+    # a game on a shared deal (who may see it depends on the viewer's own attempt, not the game).
+    shareable = (
+        seat is None
+        and not deals.on_shared_solo_deal(store(), game)
+        and is_htmx()
+        and game.record.revision == revision
+        and response.status_code == 200
+        and b'name="csrf_token"' not in body
+    )
+    return response, body if shareable else None

@@ -1,0 +1,108 @@
+"""Jinja filters shared by every game's templates."""
+
+from __future__ import annotations
+
+import functools
+import re
+
+import jinja2
+from flask import Flask, make_response, render_template, request
+from markupsafe import Markup, escape
+
+from rules_engine.cards import SUIT_SYMBOLS, Card
+
+CARD_CODE = re.compile(r"\b(10|[2-9AJQK])([SHDC])\b")
+
+KEY_NAMES = {"ArrowUp": "↑", "ArrowDown": "↓", "ArrowLeft": "←", "ArrowRight": "→", "Enter": "⏎"}
+
+
+def card(code: str) -> Card:
+    return Card.parse(code)
+
+
+def keyname(key: str) -> str:
+    """How a shortcut is shown on its button: "ArrowUp" -> "↑", "Shift+ArrowUp" -> "⇧↑"."""
+    if key.startswith("Shift+"):
+        return "⇧" + keyname(key[len("Shift+") :])
+    return KEY_NAMES.get(key, key.upper())
+
+
+@functools.lru_cache(maxsize=4096)
+def pretty_cards(text: str) -> Markup:
+    """Log text with card codes shown as rank and coloured suit symbol ("QS" -> "Q♠").
+
+    >>> str(pretty_cards("QS hits <b>"))
+    'Q<span class="suit black">♠</span> hits &lt;b&gt;'
+    """
+
+    def symbol(match: re.Match) -> str:
+        rank, suit = match.groups()
+        colour = "red" if suit in "HD" else "black"
+        return f'{rank}<span class="suit {colour}">{SUIT_SYMBOLS[suit]}</span>'
+
+    return Markup(CARD_CODE.sub(symbol, str(escape(text))))
+
+
+SEAT_ID = re.compile(r"\bp(\d{1,2})\b")
+
+
+def name_seats(text: str, names: dict | None) -> str:
+    """Engine log lines name seats ("p2"); pages show the players' chosen names.
+
+    >>> name_seats("Turn 2: p2's turn.", {"p2": "Bob"})
+    "Turn 2: Bob's turn."
+    """
+    if not names:
+        return text
+    return _name_seats(str(text), tuple(names.items()))
+
+
+@functools.lru_cache(maxsize=4096)
+def _name_seats(text: str, names: tuple) -> str:
+    # Cached: every render of a table's page names the seats of the same log lines again.
+    lookup = dict(names)
+    return SEAT_ID.sub(lambda m: lookup.get(m.group(0), m.group(0)), text)
+
+
+class Template(jinja2.Template):
+    """Jinja's template, with a cheaper ``{% from ... import ... %}`` inside a block.
+
+    Every board imports its macros inside the blocks htmx swaps (a block is rendered on its
+    own), so each render imports a few templates, and Jinja's check for render-time globals
+    compared key sets through a ``ChainMap`` on every import: a quarter of a board's render.
+    Delve adds its globals once, when the app is made, so the template's global names are read
+    once and the check becomes one set difference; anything else is Jinja's own path."""
+
+    def _get_default_module(self, ctx=None):
+        if ctx is not None:
+            names = self.__dict__.get("_delve_global_names")
+            if names is None:
+                names = self.__dict__["_delve_global_names"] = frozenset(self.globals)
+            if ctx.globals_keys - names:
+                return super()._get_default_module(ctx)
+            if self._module is None:
+                self._module = self.make_module()
+            return self._module
+        return super()._get_default_module(ctx)
+
+
+def init_app(app: Flask) -> None:
+    app.jinja_env.template_class = Template
+    from .presenters.dungeon_map import dungeon_svg
+
+    app.jinja_env.globals["draw_dungeon"] = dungeon_svg
+    app.jinja_env.filters["name_seats"] = name_seats
+    app.jinja_env.filters["pretty_cards"] = pretty_cards
+    app.jinja_env.filters["card"] = card
+    app.jinja_env.filters["keyname"] = keyname
+
+
+def refusal(status: int, message: str):
+    """The answer to a refused request: the flash area's message for htmx, else an error page."""
+    if request.headers.get("HX-Request") == "true":
+        response = make_response(render_template("_flash.html", message=message, status=status), status)
+        # The board stays as it is; only the flash area shows the message.
+        response.headers["HX-Retarget"] = "#flash"
+        response.headers["HX-Reswap"] = "innerHTML"
+        return response
+    return make_response(render_template("error.html", message=message, status=status), status)

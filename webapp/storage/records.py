@@ -1,0 +1,114 @@
+"""What the store hands back (a game's row, a seat's row), its one error, and the statements and
+helpers its parts share."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import secrets
+from dataclasses import dataclass
+
+from sqlalchemy import bindparam, insert, select, update
+
+from .schema import actions, games, seats
+
+
+class StaleVersion(Exception):
+    """The game moved on since the version the client based its action on."""
+
+    def __init__(self, current_version: int):
+        super().__init__(f"the game is at version {current_version}")
+        self.current_version = current_version
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    id: str
+    slug: str
+    options: dict
+    seed: int
+    players: list[str]
+    version: int
+    snapshot: dict | None
+    result: dict | None
+    created_at: float
+    finished_at: float | None
+    revision: int = 0
+    status: str = "running"
+    lobby: dict = dataclasses.field(default_factory=dict)
+    turn_key: str | None = None
+    turn_started_at: float | None = None
+    turn_deadline: float | None = None
+
+
+@dataclass(frozen=True)
+class SeatRecord:
+    seat: str
+    name: str
+    joined_at: float
+    connected: bool
+    last_seen: float
+    gone: bool
+    bot: str | None = None
+    """The level of the bot that plays this seat, or None for a person."""
+    kept: bool = False
+    """A bot plays this seat until its player comes back (a take-over)."""
+
+
+def _seat_number(seat: str) -> int:
+    """N of a seat "pN"; 0 for any other id (a solo game's seat)."""
+    return int(seat[1:]) if seat[:1] == "p" and seat[1:].isdigit() else 0
+
+
+def _bump(conn, game_id: str) -> int:
+    """Bump the game's revision inside the caller's transaction; the new revision."""
+    return conn.execute(
+        update(games).where(games.c.id == game_id).values(revision=games.c.revision + 1).returning(games.c.revision)
+    ).scalar_one()
+
+
+# Built once: the statements every request runs (constructing one costs more than running it).
+_LOAD_GAME = select(games).where(games.c.id == bindparam("game_id"))
+_LOAD_GAME_HEAD = select(*[column for column in games.c if column.name != "snapshot"]).where(
+    games.c.id == bindparam("game_id")
+)
+_REVISION = select(games.c.revision).where(games.c.id == bindparam("game_id"))
+_SEAT_HASHES = select(seats.c.seat, seats.c.token_hash).where(seats.c.game_id == bindparam("game_id"))
+_SEATS = select(seats).where(seats.c.game_id == bindparam("game_id")).order_by(seats.c.joined_at, seats.c.seat)
+_APPEND_VALUES = dict(
+    version=bindparam("new_version"),
+    revision=games.c.revision + 1,
+    snapshot=bindparam("new_snapshot"),
+    result=bindparam("new_result"),
+    updated_at=bindparam("now"),
+    finished_at=bindparam("finished"),
+    status=bindparam("new_status"),
+)
+_APPEND_WHERE = (games.c.id == bindparam("the_game"), games.c.version == bindparam("expected_version"))
+_APPEND = update(games).where(*_APPEND_WHERE).values(**_APPEND_VALUES).returning(games.c.revision)
+_APPEND_WITH_CLOCK = (
+    update(games)
+    .where(*_APPEND_WHERE)
+    .values(
+        **_APPEND_VALUES,
+        turn_key=bindparam("new_turn_key"),
+        turn_started_at=bindparam("new_turn_started_at"),
+        turn_deadline=bindparam("new_turn_deadline"),
+    )
+    .returning(games.c.revision)
+)
+_LOG_ACTION = insert(actions)
+_SEEN = (
+    update(seats)
+    .where(seats.c.game_id == bindparam("the_game"), seats.c.seat == bindparam("the_seat"))
+    .values(last_seen=bindparam("now"))
+)
+
+
+def _json(value) -> str:
+    return json.dumps(value, separators=(",", ":"), sort_keys=True)
+
+
+def new_game_id() -> str:
+    """An unguessable, URL-safe public id (128 bits)."""
+    return secrets.token_urlsafe(16)

@@ -1,0 +1,184 @@
+"""The database's tables (SQLAlchemy Core): the action log is the game, one row per game and one
+row per accepted action; the other tables hold seats, chat, bot leases, this browser's seats,
+shared deals and the Hall of Fame. Alembic's migrations (``migrations/``) build them."""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    BigInteger,
+    Column,
+    Float,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    UniqueConstraint,
+)
+
+metadata = MetaData()
+
+games = Table(
+    "games",
+    metadata,
+    Column("id", String(64), primary_key=True),
+    Column("slug", String(64), nullable=False),
+    Column("options", Text, nullable=False),
+    Column("seed", BigInteger, nullable=False),
+    Column("players", Text, nullable=False),
+    Column("version", Integer, nullable=False, default=0),
+    # Bumped by every change a viewer can see (actions, seats, lobby, presence); the doorbell's number.
+    Column("revision", Integer, nullable=False, default=0),
+    # "waiting" (a multiplayer table filling up), "running" or "finished".
+    Column("status", String(16), nullable=False, default="running"),
+    # The waiting room: host seat and each seat's lobby choices (e.g. a class).
+    Column("lobby", Text, nullable=False, default="{}"),
+    # Engine state cache; "null" while waiting.
+    Column("snapshot", Text, nullable=False),
+    # The turn clock (multiplayer): which turn is running, since when, and when it times out.
+    Column("turn_key", String(64), nullable=True),
+    Column("turn_started_at", Float, nullable=True),
+    Column("turn_deadline", Float, nullable=True),
+    Column("result", Text, nullable=True),
+    Column("created_at", Float, nullable=False),
+    Column("updated_at", Float, nullable=False),
+    Column("finished_at", Float, nullable=True),
+    # The highest seat number ("p<N>") ever given at this table. A seat left in the waiting room is
+    # deleted, and its number must go to nobody else: pages and sockets name a seat by its id.
+    Column("seats_issued", Integer, nullable=False, server_default="0"),
+)
+
+seats = Table(
+    "seats",
+    metadata,
+    Column("game_id", String(64), ForeignKey("games.id"), primary_key=True),
+    Column("seat", String(32), primary_key=True),
+    Column("name", String(64), nullable=False),
+    Column("token_hash", String(128), nullable=False),
+    Column("joined_at", Float, nullable=False, default=0.0),
+    # Presence (10.6 of the Dungeon of Doom): connected now, and when last seen.
+    Column("connected", Integer, nullable=False, default=0),
+    Column("last_seen", Float, nullable=False, default=0.0),
+    # The absence action was applied (or is pointless): stop watching this seat.
+    Column("gone", Integer, nullable=False, default=0),
+    # For a seat taken mid-game: a keyed hash of the client address it came from (never the
+    # address itself), to cap how many seats one address takes in a running game.
+    Column("origin", String(64), nullable=True),
+    # Bots (webapp/domain/bots.py): the level of the bot that plays this seat ("easy", "normal"), NULL
+    # for a person; ``kept`` 1 while a bot plays a dropped player's seat until they come back.
+    Column("bot", String(16), nullable=True),
+    Column("kept", Integer, nullable=False, server_default="0"),
+    # 1 once a bot has played this seat (its own, or a person's it kept), even after its player is
+    # back: such a seat's result is never ranked (Hall of Fame, deals' rankings, browser records).
+    Column("bot_played", Integer, nullable=False, server_default="0"),
+)
+
+# Which process drives a running table's bots, and until when (webapp/domain/bots.py): exactly one at a
+# time; a crashed process's lease runs out and another takes the table over.
+bot_leases = Table(
+    "bot_leases",
+    metadata,
+    Column("game_id", String(64), ForeignKey("games.id"), primary_key=True),
+    Column("owner", String(64), nullable=False),
+    Column("expires_at", Float, nullable=False),
+)
+
+chat = Table(
+    "chat",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("game_id", String(64), ForeignKey("games.id"), nullable=False, index=True),
+    Column("seat", String(32), nullable=True),
+    Column("name", String(64), nullable=False),
+    Column("text", String(400), nullable=False),
+    Column("created_at", Float, nullable=False),
+)
+
+actions = Table(
+    "actions",
+    metadata,
+    Column("game_id", String(64), ForeignKey("games.id"), primary_key=True),
+    Column("seq", Integer, primary_key=True),
+    Column("seat", String(32), nullable=False),
+    Column("action", Text, nullable=False),
+    Column("created_at", Float, nullable=False),
+)
+
+
+# This browser's seats (webapp/domain/browsers.py): what a browser without an account has played, keyed
+# by the hash of its own unguessable cookie, for its record (played, won, best, streak).
+browser_seats = Table(
+    "browser_seats",
+    metadata,
+    Column("browser", String(64), primary_key=True),
+    Column("game_id", String(64), ForeignKey("games.id"), primary_key=True),
+    Column("seat", String(32), nullable=False),
+    Column("created_at", Float, nullable=False),
+)
+
+# A finished solo game's deal offered to friends (webapp/deals.py): /c/<token>. The seed and options
+# stay on the game row; the token alone travels.
+challenges = Table(
+    "challenges",
+    metadata,
+    Column("token", String(32), primary_key=True),
+    Column("game_id", String(64), ForeignKey("games.id"), nullable=False, unique=True),
+    Column("created_at", Float, nullable=False),
+)
+
+# The deal of the day for each game, drawn in secret by the first request of the (UTC) day.
+daily_deals = Table(
+    "daily_deals",
+    metadata,
+    Column("day", String(10), primary_key=True),
+    Column("slug", String(64), primary_key=True),
+    Column("seed", BigInteger, nullable=False),
+    Column("options", Text, nullable=False),
+    Column("created_at", Float, nullable=False),
+)
+
+# A game played on a shared deal: "challenge:<token>" or "daily:<slug>:<day>". Ranked unless this
+# browser had already played that deal (further attempts are practice).
+deal_attempts = Table(
+    "deal_attempts",
+    metadata,
+    Column("game_id", String(64), ForeignKey("games.id"), primary_key=True),
+    Column("deal", String(96), nullable=False, index=True),
+    Column("browser", String(64), nullable=False, index=True),
+    Column("ranked", Integer, nullable=False),
+    Column("created_at", Float, nullable=False),
+    # The keyed hash of the client address it came from (webapp/domain/seat_tokens.py: origin_hash): a deal ranks
+    # one attempt per address as well as per browser (a fresh cookie is free to make).
+    Column("origin", String(64), nullable=True),
+)
+
+
+# The Hall of Fame of Dungeon Cards (webapp/domain/hall_of_fame.py): one row per escape, kept across games.
+hall_of_fame = Table(
+    "hall_of_fame",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("game_id", String(64), ForeignKey("games.id"), nullable=False, index=True),
+    Column("seat", String(32), nullable=False),
+    Column("name", String(64), nullable=False),
+    Column("character_class", String(16), nullable=False),
+    Column("level", Integer, nullable=False),
+    Column("lives", Integer, nullable=False),
+    Column("max_lives", Integer, nullable=False),
+    Column("speed", Integer, nullable=False),
+    Column("bosses", Text, nullable=False),  # JSON list of ranks, e.g. ["J", "Q"]
+    Column("turns", Integer, nullable=False),
+    Column("outcome", String(16), nullable=False),  # "escaped" or "team victory"
+    Column("turn_mode", String(24), nullable=False),
+    Column("board", String(16), nullable=False),  # "10x10"
+    Column("mods", Text, nullable=False),  # JSON list of the mods in use
+    Column("party_size", Integer, nullable=False),
+    Column("created_at", Float, nullable=False),
+    # 1: the game was dealt from a stacked deck or stacked shuffles; kept out of the ranking.
+    Column("set_deal", Integer, nullable=False, server_default="0"),
+    # 1: a bot played the escaping seat (seats.bot_played); kept out of the ranking.
+    Column("bot", Integer, nullable=False, server_default="0"),
+    # One entry per character and game: recording is idempotent.
+    UniqueConstraint("game_id", "seat", name="uq_hall_of_fame_game_seat"),
+)

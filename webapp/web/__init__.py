@@ -1,0 +1,1 @@
+"""The routes: thin blueprints that turn requests into calls on the domain and answers drawn by the pages."""

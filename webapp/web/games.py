@@ -1,0 +1,273 @@
+"""Routes of a game: create, the page, one action, this viewer's fragments, rematch (the board
+itself is drawn by ``pages/board.py``)."""
+
+from __future__ import annotations
+
+import logging
+import random
+
+from flask import Blueprint, abort, current_app, g, redirect, request, url_for
+
+import rules_engine
+
+from ..domain import bots, deals, play
+from ..domain.catalog import BY_SLUG, clean_name, parse_options
+from ..domain.service import Refused
+from ..pages import board as board_renderer
+from ..pages.board import log_seen_param
+from ..storage.records import StaleVersion
+from .context import browser_key, game_or_404, is_htmx, note_seat, service, store, viewer_seat
+from .limits import ACT, CREATE_GAME, READ, limiter
+from .seat_cookies import give_seat, request_origin
+from .security import check_csrf
+
+bp = Blueprint("games", __name__)
+log = logging.getLogger("delve.games")
+
+
+def _page_socket() -> str | None:
+    """The socket of the page that sent this request (``X-Delve-Socket``, set by its script)."""
+    sid = request.headers.get("X-Delve-Socket", "")
+    return sid if 0 < len(sid) <= 64 else None
+
+
+def rendered_here(_response) -> bool:
+    """Whether this request rendered its page (what the read limit counts): a spectator's board
+    served from the shared cache costs next to nothing, so a crowd behind one address is not
+    held up by it."""
+    return not g.get("served_from_cache", False)
+
+
+@bp.post("/games")
+@limiter.limit(CREATE_GAME)
+def create():
+    check_csrf()
+    entry = BY_SLUG.get(request.form.get("game", ""))
+    if entry is None or not entry.playable:
+        abort(404, description="That game is not available to play yet.")
+    try:
+        options = parse_options(
+            entry, request.form, request.files, allow_test_options=current_app.config["TEST_OPTIONS"]
+        )
+        if entry.solo:
+            game_id, token = play.start_game(store(), entry.slug, options)
+        else:
+            name = clean_name(request.form.get("name"), "Host")
+            game_id, token = play.open_table(store(), entry.slug, options, name=name)
+    except rules_engine.InvalidAction as error:
+        abort(400, description=f"Could not start the game: {error}")
+    note_seat(game_id, play.SOLO_SEAT)  # the creator's seat: p1, solo or host
+    response = redirect(url_for("games.page", game_id=game_id), code=303)
+    give_seat(response, game_id, token, secure=current_app.config["SESSION_COOKIE_SECURE"])
+    return response
+
+
+PLAY_NOW_BOTS = (1, 2, 3)
+"""How many bots "Play now with bots" offers (the front page's select)."""
+
+
+@bp.app_template_global()
+def play_now_bots(entry) -> tuple[int, ...]:
+    """The bot counts the front page offers for a game's "Play now with bots" (none: no bots)."""
+    if entry.solo or not bots.supports_bots(entry.slug):
+        return ()
+    return tuple(n for n in PLAY_NOW_BOTS if n < entry.rules.max_players)
+
+
+@bp.post("/games/with-bots")
+@limiter.limit(CREATE_GAME)
+def play_with_bots():
+    """ "Play now with bots": one press opens a table, its creator hosting in the first seat and
+    ``bots`` normal bots beside them (1 to 3, as the table allows), and starts it. It is the
+    front page's creation form posted here by its second button, so the options the creator set
+    on the card (a map, a table size) hold. Where seats choose in the waiting room (Dungeon
+    Cards' class) the creator's choice may come with the form (empty: any free one, at random)
+    and each bot takes a free one. Everything is checked before the table is stored, and a
+    start the table refuses removes it again: a refused press leaves nothing behind."""
+    check_csrf()
+    entry = BY_SLUG.get(request.form.get("game", ""))
+    if entry is None or entry.solo or not entry.playable or not bots.supports_bots(entry.slug):
+        abort(404, description="That game has no bots to play with.")
+    raw = request.form.get("bots", "1")
+    if raw not in {str(n) for n in PLAY_NOW_BOTS}:
+        abort(400, description=f"Play with {PLAY_NOW_BOTS[0]} to {PLAY_NOW_BOTS[-1]} bots.")
+    count = int(raw)
+    mine = {}
+    for field in entry.lobby_fields:
+        value = request.form.get(field.name, "")
+        if value and value not in {str(v) for v, _label in field.choices}:
+            abort(400, description=f"{field.label}: choose one of the listed options.")
+        if value:
+            mine[field.name] = value
+    try:
+        options = parse_options(
+            entry, request.form, request.files, allow_test_options=current_app.config["TEST_OPTIONS"]
+        )
+    except rules_engine.InvalidAction as error:
+        abort(400, description=f"Could not start the game: {error}")
+    if count >= play.table_size(entry.rules, options):
+        abort(400, description="This table has no room for that many bots.")
+    try:
+        game_id, token = play.open_table(
+            store(), entry.slug, options, name=clean_name(request.form.get("name"), "Host")
+        )
+    except rules_engine.InvalidAction as error:
+        abort(400, description=f"Could not start the game: {error}")
+    try:
+        if mine:
+            # Written before the bots sit down, so none of them takes it; the table's size, which a
+            # choice may need (the Mage: a party), is checked by the start.
+            opened = play.load_game(store(), game_id)
+            assert opened is not None  # just stored
+            lobby = dict(opened.record.lobby, choices={play.SOLO_SEAT: mine})
+            store().set_lobby(game_id, lobby, expected_revision=opened.record.revision)
+        origin = request_origin()
+        for _bot in range(count):
+            service().add_bot(_loaded(game_id), play.SOLO_SEAT, "normal", origin)
+        _choose_for_creator(game_id, entry)
+        service().start(_loaded(game_id), play.SOLO_SEAT, origin)
+    except Refused:
+        # Nobody has seen the table yet: a refused press leaves nothing behind.
+        store().delete_waiting_table(game_id)
+        raise
+    note_seat(game_id, play.SOLO_SEAT)
+    response = redirect(url_for("games.page", game_id=game_id), code=303)
+    give_seat(response, game_id, token, secure=current_app.config["SESSION_COOKIE_SECURE"])
+    return response
+
+
+def _loaded(game_id: str) -> play.LoadedGame:
+    game = play.load_game(store(), game_id)
+    assert game is not None  # a table this request opened
+    return game
+
+
+def _choose_for_creator(game_id: str, entry) -> None:
+    """The creator's lobby choices that the form left open: a free value at random, as a bot's."""
+    game = play.load_game(store(), game_id)
+    assert game is not None
+    picked = game.record.lobby.get("choices", {})
+    held = {field: {c.get(field) for c in picked.values()} for field in entry.unique_lobby_fields}
+    size = len(store().seats(game_id))
+    wanted = {}
+    for field in entry.lobby_fields:
+        if field.name in picked.get(play.SOLO_SEAT, {}):
+            continue
+        free = [
+            str(v)
+            for v, _label in field.choices
+            if str(v) not in held.get(field.name, set()) and not game.rules.lobby_choice_problem(field.name, v, size)
+        ]
+        if free:
+            wanted[field.name] = random.choice(free)
+    if wanted:
+        service().choose(game, play.SOLO_SEAT, name=None, choices=wanted)
+
+
+@bp.get("/g/<game_id>")
+@limiter.shared_limit(READ, scope="read", deduct_when=rendered_here)
+def page(game_id: str):
+    game = game_or_404(game_id)
+    seat = viewer_seat(game)
+    closed = deals.closed_to_onlooker(store(), game, seat, browser_key())
+    if closed:
+        abort(403, description=closed)
+    return board_renderer.render_game(game, seat)
+
+
+@bp.get("/g/<game_id>/board")
+@limiter.shared_limit(READ, scope="read", deduct_when=rendered_here)
+def board(game_id: str):
+    return board_renderer.board_response(game_id)
+
+
+@bp.post("/g/<game_id>/act")
+@limiter.limit(ACT)
+def act(game_id: str):
+    check_csrf()
+    game = game_or_404(game_id)
+    seat = viewer_seat(game)
+    log_seen = log_seen_param()
+    if seat is None:
+        abort(403, description="You are watching this game: only its players can act.")
+    if game.record.status == "waiting":
+        abort(409, description="The game has not started yet: the host starts it from the waiting room.")
+    try:
+        based_on = int(request.form.get("version", ""))
+    except ValueError:
+        abort(400, description="This request did not say which moment of the game it was made in. Reload the page.")
+    if based_on != game.version:
+        return board_renderer.render_game(
+            game,
+            seat,
+            status=409,
+            log_seen=log_seen,
+            flash="The game had moved on since that click; here is where it stands now.",
+        )
+    try:
+        action = play.action_from_form(request.form)
+        after = service().act(game, seat, action, page=_page_socket())
+    except rules_engine.InvalidAction as error:
+        abort(400, description=str(error))
+    except rules_engine.IllegalAction as error:
+        abort(422, description=str(error))
+    except StaleVersion:
+        fresh = game_or_404(game_id)
+        return board_renderer.render_game(
+            fresh,
+            seat,
+            status=409,
+            log_seen=log_seen,
+            flash="The game had moved on since that click; here is where it stands now.",
+        )
+    if not is_htmx():
+        return redirect(url_for("games.page", game_id=game.id), code=303)
+    return board_renderer.render_game(after, seat, log_seen=log_seen)
+
+
+def _start_from(game_id: str, *, same_deal: bool):
+    """A solo game's player starts another from the finished one: the same deal, or a new deal
+    with the same options. Only that player, and only once the game is over: the options may hold
+    what nobody else has seen (a stacked deck), and a copy of a running deal would be a peek."""
+    check_csrf()
+    old = game_or_404(game_id)
+    if not BY_SLUG[old.record.slug].solo:
+        abort(409, description="A table plays again with everyone seated: use “Play again” at the end of its game.")
+    if viewer_seat(old) is None:
+        abort(403, description="Only this game's player can start it again; start your own game from the front page.")
+    if old.record.status != "finished":
+        abort(409, description="This game is still running: it can be started again once it is over.")
+    try:
+        new_id, token = play.start_game(
+            store(),
+            old.record.slug,
+            old.record.options,
+            seed=old.record.seed if same_deal else None,
+            lobby={"same_deal_as": old.id} if same_deal else None,
+        )
+    except rules_engine.InvalidAction as error:  # options were valid when stored; a rules change could refuse them
+        abort(400, description=f"Could not start the game: {error}")
+    deal = deals.deal_of(store(), old.id) if same_deal else None
+    if deal is not None:
+        # The same shared deal again is one more attempt on it, and always practice (whatever
+        # cookies came with the request: this game's player has played the deal), so its replay
+        # stays closed as the deal's others are.
+        deals.add_attempt(store(), deal, new_id, browser_key(create=True) or "", request_origin(), practice=True)
+    note_seat(new_id, play.SOLO_SEAT)
+    response = redirect(url_for("games.page", game_id=new_id), code=303)
+    give_seat(response, new_id, token, secure=current_app.config["SESSION_COOKIE_SECURE"])
+    if is_htmx():
+        response.headers["HX-Redirect"] = url_for("games.page", game_id=new_id)
+    return response
+
+
+@bp.post("/g/<game_id>/rematch")
+@limiter.limit(CREATE_GAME)
+def rematch(game_id: str):
+    return _start_from(game_id, same_deal=True)
+
+
+@bp.post("/g/<game_id>/new")
+@limiter.limit(CREATE_GAME)
+def new_with_same_options(game_id: str):
+    return _start_from(game_id, same_deal=False)
