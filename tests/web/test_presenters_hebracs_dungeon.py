@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 import rules_engine
+from rules_engine.games.hebracs_dungeon import trade
 from tests.helpers.hebracs_dungeon import situation
 from webapp.domain.play import ActionButton
 from webapp.pages.presenters import Scene
@@ -87,7 +88,7 @@ class TestPayments:
         ],
     )
     def test_each_case_has_its_sentence(self, values, cards, case, text):
-        assert presenter.pay_case(values, 10) == case
+        assert trade.payment_case(values, 10) == case
         assert str(presenter.pay_text(self.SAY, values, cards, 10)) == text
 
     def test_the_page_script_gets_every_sentence_with_blanks_and_the_cards_in_words(self):

@@ -19,11 +19,11 @@ from .encounter import encounter
 from .hero import hero
 from .level import level
 from .page import Page
-from .payments import checked_flags, pay_case, pay_text, pay_words, scaled_text, scaled_words
+from .payments import checked_flags, pay_text, pay_words, scaled_text, scaled_words
 from .spellbook import spell_costs, spellbook
 from .status import ending_text, result_details, status_line
 
-__all__ = ["checked_flags", "pay_case", "pay_text", "pay_words", "present", "scaled_text", "scaled_words"]
+__all__ = ["checked_flags", "pay_text", "pay_words", "present", "scaled_text", "scaled_words"]
 
 MAP_PHASES = ("start_level", "explore")
 """Phases with nothing to face: the page shows no encounter panel."""

@@ -12,8 +12,7 @@ from __future__ import annotations
 from markupsafe import Markup, escape
 
 from rules_engine.games.hebracs_dungeon.spells import scaled_units
-from rules_engine.games.hebracs_dungeon.trade import payment_case as pay_case
-from rules_engine.games.hebracs_dungeon.trade import superfluous_card
+from rules_engine.games.hebracs_dungeon.trade import payment_case, superfluous_card
 
 from ...rendering import pretty_cards
 from .page import short_name
@@ -35,7 +34,7 @@ def pay_words(target: int, noun: str, cards: list[str]) -> dict:
 def pay_text(say: dict, values: list[int], cards: list[str], target: int) -> Markup:
     """The sentence for the cards ticked as the page is drawn: the engine's case of the payment
     (``trade.payment_case``; the spare card with its suit symbol)."""
-    case = pay_case(values, target)
+    case = payment_case(values, target)
     total = sum(values)
     spare = pretty_cards(superfluous_card(cards, values)) if case == "spare" else ""
     return Markup(escape(say[case])).format(total=total, lost=total - target, spare=spare)
