@@ -89,6 +89,9 @@ ITEMS = ("KH", "KD", "KS", "KC")
 MONSTERS = 12
 """Monsters to defeat for the win (jokers are not monsters, section 5)."""
 MAX_HITS = 5
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
+LOSING_HIT = f"{_ORDINALS[MAX_HITS - 1]} hit"
+"""The hit that loses the game, in words ("fifth hit") for the sentences that name it."""
 HAND_SIZE = 3
 
 # The score of 10.7; pages explain it from these, never from a copy of the numbers.

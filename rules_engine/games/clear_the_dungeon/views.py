@@ -10,7 +10,7 @@ from ...cards import (
     SUIT_SYMBOLS,  # noqa: F401  (part of this module's vocabulary: the tests read the suits from here)
     pretty,
 )
-from .data import _SIDES, MAX_HITS, POSITIONS, POWER, ROW_SIZES, place_name
+from .data import _SIDES, LOSING_HIT, MAX_HITS, POSITIONS, POWER, ROW_SIZES, place_name
 from .play import _ENGINE, _card_value, _seat, end_turn_cost, item_status, result
 
 # --- View, labels, persistence --------------------------------------------------------------
@@ -196,7 +196,7 @@ def loss_warning(state: dict[str, Any], seat: str, action: dict[str, Any]) -> st
     if cost is None:
         return None
     if cost["fatal"]:
-        return "Ending the turn now is the fifth hit and loses the game."
+        return f"Ending the turn now is the {LOSING_HIT} and loses the game."
     if cost["hits"] == len(state["hand"]) and not state["power_deck"]:
         return "Ending the turn now loses the game: the power deck is empty, so no new hand can be drawn."
     return None

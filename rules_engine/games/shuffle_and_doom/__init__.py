@@ -53,7 +53,7 @@ from .data import (
 )
 from .play import ACTIONS, apply, dump, legal_actions, load
 from .setup import new_game
-from .views import action_label, full_view, loss_warning, result, view
+from .views import action_label, full_view, loss_warning, result, result_text, view
 
 # What the platform offers around the game (rules_engine/contract.py): its front-page place, a
 # deal of the day on the standard options, and challenges to a finished game's deal.
@@ -101,6 +101,7 @@ __all__ = [
     "pretty",
     "rank_value",
     "result",
+    "result_text",
     "seeded_rng",
     "shuffled",
     "size_bonus",

@@ -152,15 +152,21 @@ def _damage(s: dict[str, Any], amount: int, what: str, source: str) -> bool:
     return False
 
 
+ENDING_OPENINGS = {"died": "You died", "exited": "You left", "cleared": "You emptied"}
+"""How the result's sentence opens for each ending, in the player's person (``views.result_text``
+words it for an onlooker)."""
+
+
 def _end(s: dict[str, Any], reason: str, cause: str = "") -> None:
     seat = s["seat"]
     gold = s["stats"]["gold"]
+    opening = ENDING_OPENINGS[reason]
     if reason == "died":
-        score, text = 0, f"You died in the dungeon with {gold} gold: score 0. {cause}".rstrip()
+        score, text = 0, f"{opening} in the dungeon with {gold} gold: score 0. {cause}".rstrip()
     elif reason == "exited":
-        score, text = gold, f"You left the dungeon with {gold} gold: score {gold}."
+        score, text = gold, f"{opening} the dungeon with {gold} gold: score {gold}."
     else:
-        score, text = 2 * gold, f"You emptied every room with {gold} gold: score {2 * gold} (gold doubled)."
+        score, text = 2 * gold, f"{opening} every room with {gold} gold: score {2 * gold} (gold doubled)."
     s["phase"] = "over"
     s["result"] = {
         "winners": [] if reason == "died" else [seat],

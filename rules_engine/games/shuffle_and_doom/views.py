@@ -10,7 +10,7 @@ from ...cards import pretty
 from ...errors import InvalidAction
 from ...grid import DIRECTION_NAMES
 from .data import SETS, cell_name, size_bonus
-from .rooms import _enc_cards, _gain, _opener_allowed, _retreat_modes, _retreat_targets
+from .rooms import ENDING_OPENINGS, _enc_cards, _gain, _opener_allowed, _retreat_modes, _retreat_targets
 from .setup import _set_stats
 
 
@@ -141,6 +141,20 @@ def result(state: dict[str, Any]) -> dict[str, Any] | None:
     if res is None:
         return None
     return {**res, "winners": list(res["winners"]), "scores": dict(res["scores"])}
+
+
+def result_text(result: dict[str, Any], name: str | None) -> str:
+    """The result's sentence for the player (``name`` None), or for an onlooker, who reads the
+    player's ``name`` where the player reads "You".
+
+    >>> result_text({"reason": "exited", "text": "You left the dungeon with 4 gold: score 4."}, "Ann")
+    'Ann left the dungeon with 4 gold: score 4.'
+    """
+    text: str = result["text"]
+    opening = ENDING_OPENINGS.get(result["reason"])
+    if name is None or opening is None or not text.startswith(opening):
+        return text
+    return name + text.removeprefix("You")
 
 
 # --------------------------------------------------------------------------------------------

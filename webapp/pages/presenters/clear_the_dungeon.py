@@ -12,6 +12,7 @@ from markupsafe import Markup
 
 from rules_engine import Rules
 from rules_engine.cards import Card
+from rules_engine.games.clear_the_dungeon import LOSING_HIT
 from rules_engine.text import counted
 
 from ...domain.play import ActionButton
@@ -27,7 +28,7 @@ HAND_KEYS = 9
 
 RESULT_HEADLINES = {
     "cleared": "The dungeon is cleared!",
-    "five_hits": "The fifth hit — the monsters win.",
+    "five_hits": f"The {LOSING_HIT} — the monsters win.",
     "resigned": "The player gave up.",
     "out_of_power": "The power deck ran out.",
 }

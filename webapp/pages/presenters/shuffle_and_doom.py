@@ -7,7 +7,7 @@ prints these values and decides nothing.
 from __future__ import annotations
 
 from rules_engine.cards import Card
-from rules_engine.games.shuffle_and_doom import cell_name
+from rules_engine.games.shuffle_and_doom import cell_name, result_text
 
 from ...domain.play import ActionButton
 from . import Scene, player_name, solo_ending
@@ -60,12 +60,6 @@ def present(scene: Scene) -> dict:
 
 WON_HEADINGS = {"exited": "You escaped!", "cleared": "Dungeon cleared!"}
 WATCHED_HEADINGS = {"exited": "{name} escaped!", "cleared": "Dungeon cleared!"}
-WATCHED_OPENINGS = {
-    "died": ("You died", "{name} died"),
-    "exited": ("You left", "{name} left"),
-    "cleared": ("You emptied", "{name} emptied"),
-}
-"""The result's sentence opens in the second person; an onlooker reads the player's name instead."""
 
 
 def won_heading(scene: Scene) -> str:
@@ -79,11 +73,7 @@ def ending_text(scene: Scene) -> str:
     """The result's sentence in the viewer's person ("" while the game runs)."""
     if not scene.result:
         return ""
-    text = scene.result["text"]
-    if scene.seat is None and scene.result["reason"] in WATCHED_OPENINGS:
-        yours, theirs = WATCHED_OPENINGS[scene.result["reason"]]
-        text = text.replace(yours, theirs.format(name=player_name(scene)), 1)
-    return text
+    return result_text(scene.result, player_name(scene) if scene.seat is None else None)
 
 
 def buttons_by_card(buttons: list[ActionButton]) -> dict[str, list[ActionButton]]:
@@ -128,7 +118,8 @@ def map_label(view: dict) -> str:
     emptied = sum(room["status"] == "emptied" for room in view["rooms"])
     position = view["position"]
     where = f"You are at {cell_name(position)}." if position else "You have not entered yet."
-    return f"Map {n} by {n}: {len(view['rooms'])} rooms, {emptied} emptied. {where} The exit is at {cell_name((n, n))}."
+    exit_at = cell_name(view["exit"])
+    return f"Map {n} by {n}: {len(view['rooms'])} rooms, {emptied} emptied. {where} The exit is at {exit_at}."
 
 
 def map_cells(view: dict) -> list[dict]:
