@@ -9,6 +9,7 @@ above ``storage``) and wires them, making the process-wide caches and keeping th
 from __future__ import annotations
 
 from flask import Flask
+from jinja2 import FileSystemLoader
 from sqlalchemy.exc import SQLAlchemyError
 from werkzeug.middleware.proxy_fix import ProxyFix
 
@@ -17,6 +18,7 @@ from .adapters import classic
 from .config import PROJECT_ROOT, ConfigError, async_mode, from_environment
 from .domain import hall_of_fame
 from .domain.bots import delay_from_environment
+from .domain.catalog import TEMPLATE_FOLDERS
 from .domain.history import Histories
 from .domain.service import GameService
 from .pages import rendering
@@ -52,6 +54,7 @@ def create_app(config: dict | None = None) -> Flask:
     if "BOT_DELAY_SECONDS" not in app.config:
         app.config["BOT_DELAY_SECONDS"] = delay_from_environment()
     logs.init_app(app)
+    app.jinja_loader = FileSystemLoader([str(folder) for folder in TEMPLATE_FOLDERS])
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True
     try:

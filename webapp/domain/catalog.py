@@ -3,6 +3,7 @@ options. The rules live in ``rules_engine``; this is only the shop window and th
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -62,16 +63,27 @@ class GameEntry:
     @property
     def playable(self) -> bool:
         """Playable once both its rules and its page exist: the lobby never shows a dead link."""
-        page = PROJECT_ROOT / "templates" / self.template_dir / "game.html"
-        return Path(page).exists()
+        return any((folder / self.template_dir / "game.html").exists() for folder in TEMPLATE_FOLDERS)
+
+    @property
+    def art(self) -> str | None:
+        """Its front-page picture under ``static/`` (``img/<slug>.svg``), None when it has none."""
+        path = f"img/{self.slug}.svg"
+        return path if (PROJECT_ROOT / "static" / path).exists() else None
 
 
-# The front page's order: the solo games first, then the tables.
-ORDER = ("shuffle-and-doom", "clear-the-dungeon", "hebracs-dungeon", "dungeon-cards", "dungeon-of-doom")
+TEMPLATE_FOLDERS: tuple[Path, ...] = (
+    PROJECT_ROOT / "templates",
+    *(Path(importlib.import_module(package).__path__[0]) / "templates" for package in rules_engine.GAME_PACKAGES),
+)
+"""Where pages are found: Delve's own, then each add-on package's (``rules_engine.GAME_PACKAGES``)."""
 
+# The front page's order is each game's declared place (the solo games first, then the tables).
 GAMES: tuple[GameEntry, ...] = tuple(
-    GameEntry(rules_engine.get(slug))
-    for slug in sorted(rules_engine.available(), key=lambda s: (ORDER.index(s) if s in ORDER else len(ORDER), s))
+    sorted(
+        (GameEntry(rules_engine.get(slug)) for slug in rules_engine.available()),
+        key=lambda entry: (entry.rules.front_page_place, entry.slug),
+    )
 )
 BY_SLUG = {entry.slug: entry for entry in GAMES}
 

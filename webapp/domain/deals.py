@@ -34,20 +34,13 @@ from sqlalchemy.exc import IntegrityError
 from ..storage.schema import browser_seats, challenges, daily_deals, deal_attempts, games, seats
 from ..storage.store import Store
 from . import play
-from .catalog import BY_SLUG, parse_options
+from .catalog import BY_SLUG, GAMES, parse_options
 
 TOKEN_BYTES = 12
 LEADERBOARD_SIZE = 50
 HISTORY_DAYS = 30
-# The day's deal of each game: the solo games' standard options; The Dungeon of Doom, a table on
-# a fresh random map (medium) drawn from the day's seed.
-DAILY_FORMS: dict[str, dict[str, str]] = {
-    "shuffle-and-doom": {},
-    "clear-the-dungeon": {},
-    "hebracs-dungeon": {},
-    "dungeon-of-doom": {"map_choice": "random-M"},
-}
-CHALLENGE_GAMES = ("shuffle-and-doom", "clear-the-dungeon", "hebracs-dungeon")
+DAILY_GAMES = {entry.slug: entry for entry in GAMES if entry.rules.daily_form is not None}
+"""The games that declare a deal of the day (``DAILY_FORM``), front-page order."""
 
 
 def today() -> date:
@@ -283,7 +276,7 @@ def daily_seed(store: Store, slug: str, day: date) -> tuple[int, dict]:
         ).first()
     if row is not None:
         return row.seed, json.loads(row.options)
-    options = parse_options(BY_SLUG[slug], DAILY_FORMS[slug])
+    options = parse_options(DAILY_GAMES[slug], dict(DAILY_GAMES[slug].rules.daily_form or {}))
     seed = secrets.randbits(62)
     try:
         with store.engine.begin() as conn:

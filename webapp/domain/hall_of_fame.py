@@ -1,24 +1,29 @@
-"""The Hall of Fame of Dungeon Cards (rules §7.3): every escape, kept across games.
+"""The Hall of Fame: every escape of the game that declares one (``HALL_OF_FAME``, a
+``rules_engine.fame.HallOfFame``: Dungeon Cards, rules §7.3), kept across games.
 
 The engine writes each game's entries into its state and declares them through its
 ``fame_entries`` hook (without a date: the engine knows no clock). ``record_escapes``, one of the
 writers ``create_app`` gives the game service, copies every new entry into the ``hall_of_fame``
 table, with the player's name at the table and the date, in the same transaction
 that stores the action that wrote it: the escape and its entry land together or not at all, so no
-crash or error after the commit can lose an entry. The page lists them, ranked as §7.3 says or
-sorted by any column.
+crash or error after the commit can lose an entry. The page lists them, ranked as the game
+declares or sorted by any column.
 
 Only a fresh, secret deal ranks. A deal its players could know or shape in advance can be
-built to guarantee an escape: a stacked deck, "Keep the stacked order" shuffles, scripted dice,
-markers the host placed by hand, hand-placed walls, or the same seed played again. §7.3 still
-gives such an escape its entry, but it is marked as a set deal and kept out of the ranking: the
-page lists it only when asked, tagged "set deal". The options are read both as the table was
-opened and as they stood at the escape (the engine's own lobby can change them after the
-start), so no later change slips a rigged deal into the ranking.
+built to guarantee an escape (Dungeon Cards: a stacked deck, "Keep the stacked order" shuffles,
+scripted dice, markers the host placed by hand, hand-placed walls — the game's ``set_deal``
+says which options), or the same seed played again. Such an escape still gets its entry, but it
+is marked as a set deal and kept out of the ranking: the page lists it only when asked, tagged
+"set deal". The options are read both as the table was opened and as they stood at the escape
+(the engine's own lobby can change them after the start), so no later change slips a rigged deal
+into the ranking.
 
 Only what a person played ranks, too: an escape of a seat a bot ever played (``seats.bot_played``:
 a bot's own seat, or a person's seat a bot kept while they were away, even if they came back for
 the escape) is marked "played by a bot" and kept out of the ranking the same way.
+
+The ``hall_of_fame`` table's columns are the shape of the one game's entries, so at most one game
+may declare a Hall of Fame (a second, of another shape, needs its entries stored as JSON).
 
 >>> list(SORTS)[:3]
 ['rank', 'name', 'class']
@@ -36,25 +41,23 @@ import time
 
 from sqlalchemy import func, insert, select
 
+from rules_engine.fame import HallOfFame
+
 from ..storage.schema import hall_of_fame, seats
+from .catalog import GAMES, GameEntry
 
 log = logging.getLogger("delve.hall_of_fame")
 
-SLUG = "dungeon-cards"
+_FAMED = [entry for entry in GAMES if entry.rules.hall_of_fame is not None]
+if len(_FAMED) > 1:
+    raise RuntimeError(f"one Hall of Fame table, {len(_FAMED)} games declaring HALL_OF_FAME")
+GAME: GameEntry | None = _FAMED[0] if _FAMED else None
+"""The game whose Hall of Fame this is, None when no game declares one (the page is then 404)."""
+FAME: HallOfFame | None = GAME.rules.hall_of_fame if GAME is not None else None
 SHOWN = 200
 
-# Sort keys the page offers: name -> column header. "rank" is §7.3's ranking.
-SORTS = {
-    "rank": "Rank",
-    "name": "Name",
-    "class": "Class",
-    "level": "Level",
-    "lives": "Lives",
-    "speed": "Speed",
-    "turns": "Turns",
-    "board": "Board",
-    "date": "Date",
-}
+# Sort keys the page offers: name -> column header. "rank" is the game's ranking.
+SORTS: dict[str, str] = dict(FAME.sorts) if FAME is not None else {}
 _COLUMNS = {
     "name": hall_of_fame.c.name,
     "class": hall_of_fame.c.character_class,
@@ -65,11 +68,10 @@ _COLUMNS = {
     "board": hall_of_fame.c.board,
     "date": hall_of_fame.c.created_at,
 }
-# §7.3: level high to low, then current lives high to low, then turns low to high, then earlier first.
+# The game's ranking (§7.3: level high to low, then current lives high to low, then turns low to
+# high), then the earlier entry first.
 _RANKING = (
-    hall_of_fame.c.level.desc(),
-    hall_of_fame.c.lives.desc(),
-    hall_of_fame.c.turns.asc(),
+    *(_COLUMNS[key].asc() if way == "asc" else _COLUMNS[key].desc() for key, way in (FAME.ranking if FAME else ())),
     hall_of_fame.c.created_at.asc(),
     hall_of_fame.c.id.asc(),
 )
@@ -77,19 +79,9 @@ _RANKING = (
 
 def is_set_deal(*option_sets: dict, replayed: bool = False) -> bool:
     """Whether a game's cards, dice or board were set by a player rather than dealt by the server
-    in secret, under any of ``option_sets``; or its deal was played before (``replayed``)."""
-    return replayed or any(_fixed_by_a_player(options) for options in option_sets)
-
-
-def _fixed_by_a_player(options: dict) -> bool:
-    return (
-        bool(options.get("deck"))
-        or options.get("shuffles") == "stacked"
-        or bool(options.get("d20_rolls"))
-        or options.get("marker_placement") == "manual"
-        or bool(options.get("stop_walls"))
-        or bool(options.get("redirects"))
-    )
+    in secret, under any of ``option_sets`` (the game's ``set_deal``); or its deal was played
+    before (``replayed``)."""
+    return replayed or (FAME is not None and any(FAME.set_deal(options) for options in option_sets))
 
 
 def record_escapes(conn, game, seat, action, new_state, now) -> None:

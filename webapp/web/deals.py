@@ -41,7 +41,7 @@ def create_challenge(game_id: str):
     """The player of a finished solo game offers its deal: one challenge per game, made once."""
     check_csrf()
     game = game_or_404(game_id)
-    if game.record.slug not in deals.CHALLENGE_GAMES:
+    if not BY_SLUG[game.record.slug].rules.challenges:
         abort(409, description="Challenges are for the solo games.")
     if viewer_seat(game) is None:
         abort(403, description="Only this game's player can challenge friends with its deal.")
@@ -104,7 +104,7 @@ def play_challenge(token: str):
 
 def _daily_entry(slug: str):
     entry = BY_SLUG.get(slug)
-    if entry is None or slug not in deals.DAILY_FORMS:
+    if entry is None or slug not in deals.DAILY_GAMES:
         abort(404, description="There is no daily deal for that game.")
     return entry
 

@@ -14,7 +14,7 @@ import rules_engine
 
 from ..domain import browsers
 from ..domain.catalog import BY_SLUG, GAMES
-from ..domain.deals import DAILY_FORMS
+from ..domain.deals import DAILY_GAMES
 from ..domain.seat_tokens import seat_mark
 from ..storage.schema import games as games_table
 from ..storage.schema import seats as seats_table
@@ -139,7 +139,7 @@ def index():
             your_games=mine,
             records=records,
             record={"won": won, "lost": played - won},
-            dailies=DAILY_FORMS,
+            dailies=DAILY_GAMES,
         )
     )
     # The page lists this browser's own games: no shared cache may keep it for another.

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, render_template, request
+from flask import Blueprint, abort, render_template, request
 
-import rules_engine
-
-from ..domain.hall_of_fame import SHOWN, SLUG, SORTS, entries
+from ..domain.hall_of_fame import FAME, GAME, SHOWN, SORTS, entries
 from .context import store
 
 bp = Blueprint("hall_of_fame", __name__)
@@ -14,20 +12,22 @@ bp = Blueprint("hall_of_fame", __name__)
 
 @bp.get("/hall-of-fame")
 def page():
+    if GAME is None or FAME is None:
+        abort(404, description="No game here keeps a Hall of Fame.")
     sort = request.args.get("sort", "rank")
     sort = sort if sort in SORTS else "rank"
     direction = request.args.get("dir", "")
     if direction not in ("asc", "desc"):
-        # Natural first directions: names and classes A→Z, turns fewest first, the rest highest first.
-        direction = "asc" if sort in ("name", "class", "turns") else "desc"
+        # Natural first directions, as the game declares them (names A→Z, fewest turns first).
+        direction = FAME.first_direction(sort)
     set_deals = request.args.get("deals") == "all"
     return render_template(
-        "dungeon_cards/hall_of_fame.html",
+        FAME.page,
         rows=entries(store(), sort=sort, direction=direction, set_deals=set_deals),
         set_deals=set_deals,
         sort=sort,
         direction=direction,
         sorts=SORTS,
-        rules=rules_engine.get(SLUG),
+        rules=GAME.rules,
         shown=SHOWN,
     )

@@ -274,7 +274,7 @@ def classic_clients(game_id: str):
     check_csrf()
     game, seat = _seated(game_id)
     gateway = classic_gateway()
-    if gateway is None or game.record.slug != "dungeon-of-doom":
+    if gateway is None or not BY_SLUG[game.record.slug].rules.classic_clients:
         abort(404, description="This server does not take classic clients (CLASSIC_PORTS is not set).")
     if play.host_of(game.record.lobby, store().seats(game_id)) != seat:
         abort(403, description="Only the host can turn classic clients on or off.")

@@ -15,6 +15,8 @@ from collections.abc import Callable
 from flask import Flask, current_app
 from sqlalchemy import select, update
 
+import rules_engine
+
 from ...domain import play
 from ...domain.service import GameService, Refused
 from ...pages.viewer import game_or_404
@@ -28,7 +30,6 @@ from .protocol import (
     HELLO_WAIT,
     IDLE_SECONDS,
     IDLE_TABLE_SECONDS,
-    SLUG,
     TABLES_PER_ADDRESS,
     TURN_GAP,
     WRITE_SECONDS,
@@ -434,7 +435,7 @@ def panel_for(game_id: str, slug: str, seats: list[dict], seat: str | None) -> C
     """The page's "Classic clients" panel (a template global); None where it has none: other
     games, finished games, and servers without ``CLASSIC_PORTS``."""
     gateway = current_app.extensions.get("delve_classic")
-    if gateway is None or slug != SLUG:
+    if gateway is None or not rules_engine.get(slug).classic_clients:
         return None
     game = game_or_404(game_id)
     if game.record.status == "finished":

@@ -7,7 +7,6 @@ import secrets
 import socket
 import unicodedata
 
-SLUG = "dungeon-of-doom"
 LINE_MAX = 256
 """Bytes in one command line; the longest real command (a SHOUT) is far shorter."""
 COMMAND_BURST = 30

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from types import ModuleType
 
+import rules_engine
 from rules_engine import Rules
 
 from ...domain.play import ActionButton
@@ -43,13 +44,15 @@ Presenter = Callable[[Scene], dict]
 
 @functools.cache
 def _module(template_dir: str) -> ModuleType | None:
-    """The game's presenter module, or None for a game without one."""
-    try:
-        return importlib.import_module(f"{__name__}.{template_dir}")
-    except ModuleNotFoundError as error:
-        if error.name != f"{__name__}.{template_dir}":
-            raise  # the presenter exists but imports something missing: a real error
-        return None
+    """The game's presenter module (Delve's own, else an add-on package's ``presenters``: see
+    ``rules_engine.GAME_PACKAGES``), or None for a game without one."""
+    for package in (__name__, *(f"{add_on}.presenters" for add_on in rules_engine.GAME_PACKAGES)):
+        try:
+            return importlib.import_module(f"{package}.{template_dir}")
+        except ModuleNotFoundError as error:
+            if error.name != f"{package}.{template_dir}":
+                raise  # the presenter exists but imports something missing: a real error
+    return None
 
 
 def presenter_for(template_dir: str) -> Presenter | None:
@@ -89,7 +92,8 @@ def solo_ending(scene: Scene, *, won_heading: str, text: str) -> dict | None:
     ``heading``; ``text``: the end in a sentence, already in the viewer's person (the player reads
     "You …", an onlooker the player's name); ``score``; ``record``: whether this page shows where
     the game leaves its player's record (only the player's own page does; ``pages.board.render_game``
-    adds the ``standing``), for ``game``."""
+    adds the ``standing``), for ``game``; ``challenges``: whether the box offers "Challenge a
+    friend" (the game's ``CHALLENGES``)."""
     result = scene.result
     if not result:
         return None
@@ -101,4 +105,5 @@ def solo_ending(scene: Scene, *, won_heading: str, text: str) -> dict | None:
         "score": next(iter(result["scores"].values()), 0),
         "record": scene.seat is not None,
         "game": scene.rules.slug,
+        "challenges": scene.rules.challenges,
     }
