@@ -129,7 +129,7 @@ class TestDailyDeals:
         play_to_the_end(bea, store, seed=2)
         page = Page(ann.get(f"/daily/{SLUG}").data)
         assert sorted(page.texts("#board tbody td:nth-child(2)")) == ["Ann you", "Bea"]
-        assert "after yours" in page.text("#board")
+        assert "at midnight" in page.text("#board")  # today's replays open when the day ends
         closed = ann.http.get(f"/g/{first}/replay")
         assert closed.status_code == 409 and "when the day ends" in Page(closed.data).text("[role=alert]")
         # Playing it again is practice: not on the day's ranking, and closed like the others.
