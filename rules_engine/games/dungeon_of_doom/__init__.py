@@ -161,6 +161,31 @@ Every viewer's page draws the whole map at the end, at about 120 bytes a cell: 3
 that page near 430 KB, three times the largest random map, where 100 × 100 made it 1.2 MB."""
 
 
+SHIPPED_SIZE_WORDS = ("tiny", "small", "medium", "large", "huge")
+"""The shipped maps' sizes in words, smallest first: one word per map in ``maps/``."""
+RANDOM_SIZE_WORDS = {"S": "small", "M": "medium", "L": "large"}
+"""The generator's sizes (``SIZES``) in words."""
+
+
+def map_choices() -> list[dict[str, Any]]:
+    """The creation form's map menu, in the values ``form_options`` reads: each shipped map with
+    its size and the gold to win its file sets, then a fresh random map of each size; ``selected``
+    marks the default map.
+
+    >>> [choice["label"] for choice in map_choices()][:2]
+    ['Duelling Hall — tiny (7×5), 2 gold to win', 'The Sunken Vault — small (12×7), 3 gold to win']
+    """
+    choices = []
+    for (stem, text), word in zip(shipped_maps().items(), SHIPPED_SIZE_WORDS, strict=True):
+        dungeon = parse_map(text)
+        label = f"{dungeon.display_name} — {word} ({dungeon.width}×{dungeon.height}), {dungeon.target} gold to win"
+        choices.append({"value": stem, "label": label, "selected": stem == DEFAULT_MAP})
+    for size in SIZES:
+        label = f"A new random map — {RANDOM_SIZE_WORDS[size]}"
+        choices.append({"value": f"random-{size}", "label": label, "selected": False})
+    return choices
+
+
 def form_options(form: Mapping[str, Any], options: dict[str, Any]) -> None:
     """The creation form's map: a shipped one, a fresh random one (S/M/L), or the player's own,
     pasted (``map_text``) or uploaded (``map_file``, its bytes)."""
@@ -206,6 +231,9 @@ def form_fields_for(options: Mapping[str, Any]) -> dict[str, str]:
 
 
 __all__ = [
+    "RANDOM_SIZE_WORDS",
+    "SHIPPED_SIZE_WORDS",
+    "map_choices",
     "ACTIONS",
     "BASE_AP",
     "BLURB",
