@@ -7,12 +7,18 @@ messages a Socket.IO test client received, and a table opened through the lobby 
 'xyz'
 >>> form_token("<p>no form</p>") is None
 True
+>>> per_request_parts_removed('<body data-viewer="g.p1.1700000000.sig"><i data-presence="x.y">')
+'<body data-viewer=""><i data-presence="">'
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 from typing import Any
+
+import pytest
+from itsdangerous import TimestampSigner
 
 import rules_engine
 from tests.page import Page
@@ -27,6 +33,22 @@ def form_token(html: str) -> str | None:
     """The CSRF token a page carries, or None."""
     match = CSRF_RE.search(html)
     return (match.group(1) or match.group(2)) if match else None
+
+
+# What two renders of one page for one seat differ in by design: each request's CSRF token, and the
+# presence tickets (data-presence, data-viewer), signed with the second they were made in.
+PER_REQUEST_RE = re.compile(r'(name="csrf_token" value=|"X-CSRF-Token": |data-presence=|data-viewer=)"[^"]*"')
+
+
+def per_request_parts_removed(html: str) -> str:
+    """The page without what differs between two requests for the same view of the same state."""
+    return PER_REQUEST_RE.sub(r'\1""', html)
+
+
+def every_signature_a_second_later(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each signed ticket or token from now on is stamped one second after the one before: two
+    renders in a test fall in different seconds, as they may by chance on a slow machine."""
+    monkeypatch.setattr(TimestampSigner, "get_timestamp", itertools.count(1_900_000_000).__next__)
 
 
 def received(sio, name="changed") -> list:
