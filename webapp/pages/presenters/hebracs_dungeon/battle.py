@@ -43,10 +43,16 @@ def battle(view: dict, page: Page) -> dict:
         "forecast": None,
         "last": None,
     }
-    strength = [
+    # Every potion the rules let the player drink now, strength and life alike: a wounded player
+    # reads the battle panel, not the bag, before the next attack.
+    drinks = [
         {"button": b, "words": pretty_cards(f"Drink {b.action['card']} (+{data.number(b.action['card'])})")}
         for b in page.by_type.get("drink", [])
         if data.is_strength_potion(b.action["card"])
+    ] + [
+        {"button": b, "words": pretty_cards(f"Drink {b.action['card']} (+{data.number(b.action['card'])} life)")}
+        for b in page.by_type.get("drink", [])
+        if data.is_life_potion(b.action["card"])
     ]
     if view["phase"] == "after_draw":
         so_far = fight["drawn_score"]
@@ -67,7 +73,7 @@ def battle(view: dict, page: Page) -> dict:
             "against": life,
             "verdict": verdict,
         }
-        panel["drinks"] = strength
+        panel["drinks"] = drinks
         panel["finish"] = page.by_type.get("finish_attack", [])
         return panel
     panel["forecast"] = forecast(ahead, fight["shielded"])
@@ -93,7 +99,7 @@ def battle(view: dict, page: Page) -> dict:
         {"button": b, "words": pretty_cards(f"Call prisoner {b.action['card']} (+{rules.PRISONER_BONUS} each attack)")}
         for b in page.by_type.get("call_prisoner", [])
     ]
-    panel["prep"] = strength + calls
+    panel["prep"] = drinks + calls
     panel["attack"] = page.by_type.get("attack", [])
     return panel
 
