@@ -19,6 +19,7 @@ from ...domain import play
 from ...domain.catalog import clean_name
 from ...domain.seat_tokens import hash_token, origin_hash
 from ...domain.service import Refused
+from ...pages.rendering import name_seats
 from ...realtime.connections import connections
 from ...realtime.sockets import ALLOWED, push_chat
 from ...storage.records import StaleVersion
@@ -400,7 +401,9 @@ class ClassicConnection:
             try:
                 after = self.gateway.service.act(game, self.seat, action)
             except rules_engine.IllegalAction as refusal:
-                return self._answer(received_at, [f"FAIL {refusal}"])
+                # The engine's reason may name seats ("p1 is standing there"): players know names.
+                names = {s.seat: s.name for s in self.gateway.store.seats(self.game_id)}
+                return self._answer(received_at, [f"FAIL {name_seats(str(refusal), names)}"])
             except rules_engine.InvalidAction:
                 return self._answer(received_at, ["FAIL invalid command"])
             except StaleVersion:
