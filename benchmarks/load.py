@@ -1,15 +1,17 @@
 """Load: N concurrent Dungeon of Doom games, 4 seats each, played by a generator of real clients.
 
 Every seat is a browser as the page behaves: a ``requests.Session`` (cookies, CSRF token) and a
-``python-socketio`` client watching the game with its presence ticket; on each "changed" push the
-seat fetches its own board (GET /g/<id>/board), as htmx does. Each game takes one action per second
+``python-socketio`` client watching the game with its presence ticket and ``boards``: the server
+pushes each seat its own new board (the seat's view, rendered) and the seat swaps it in, as
+delve.js does; it fetches a board (GET /g/<id>/board) only to catch up, and ``--fetch`` measures
+the older doorbell model instead (a bare "changed" push, then that GET). Each game takes one action per second
 from the seat whose turn it is (a legal move or end of turn from its buttons; 10 % are illegal:
 a move into a wall, answered 422). Figures only, never pass/fail:
 
 - throughput (accepted actions/s, all requests/s), action latency p50/p95/p99 (POST round trip),
-- push latency p50/p95/p99: from the click (POST sent) to each other seat's socket getting
-  "changed" with the new revision (an upper bound of "accepted → pushed": it includes the
-  action's own processing),
+- push latency p50/p95/p99: from the click (POST sent) to each other seat's socket getting its
+  new board pushed (with ``--fetch``, the "changed" doorbell) with the new revision (an upper
+  bound of "accepted → pushed": it includes the action's own processing),
 - 5xx and client errors, lost or duplicated actions (every acknowledged action compared with the
   stored action log), socket drops, and seats the server dropped (a socket away beyond the grace
   period: the server stores that seat's ``drop``, which is neither lost nor duplicated),
