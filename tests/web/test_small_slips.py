@@ -45,3 +45,16 @@ class TestHebracsBattlePanel:
         drinks = {b.label: b.action for b in panel.buttons("#encounter")}
         assert {"type": "drink", "card": "4H"} in drinks.values(), drinks
         assert any("Drink 4" in label and "life" in label for label in drinks), drinks
+
+
+class TestImportPage:
+    def test_the_file_picker_wears_delves_button_style(self, seat_client):
+        """The browser's bare file control looked foreign on the import page: it carries the
+        class delve.css styles (its button like every other button, its box like the fields)."""
+        client = seat_client()
+        picker = Page(client.get("/replays/import").data).one("#import-file")
+        assert "file-picker" in picker.get("class", [])
+        assert Page(client.get("/replays/import").data).one("label[for=import-file]")
+        with client.http.get("/static/css/delve.css") as response:
+            stylesheet = response.get_data(as_text=True)
+        assert ".file-picker::file-selector-button" in stylesheet
