@@ -4,6 +4,7 @@ server started the production way, with gunicorn, on a free port and a fresh SQL
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import signal
 import socket
@@ -145,12 +146,66 @@ def base_url(live_server):
     return live_server.url
 
 
+class ConsoleWatch:
+    """Every console error and uncaught page error of every page a test opens, in any context.
+
+    A test that provokes one on purpose says which and why with ``allow`` (a pattern and a
+    reason); anything else fails the test when it ends."""
+
+    def __init__(self):
+        self.errors: list[str] = []
+        self.allowed: list[tuple[re.Pattern[str], str]] = []
+
+    def watch_context(self, ctx):
+        for open_page in ctx.pages:
+            self.watch_page(open_page)
+        ctx.on("page", self.watch_page)
+
+    def watch_page(self, open_page):
+        open_page.on("console", lambda message: self.errors.append(message.text) if message.type == "error" else None)
+        open_page.on("pageerror", lambda error: self.errors.append(f"page error: {error}"))
+
+    def allow(self, pattern: str, reason: str):
+        assert reason, "say why this console error is expected"
+        self.allowed.append((re.compile(pattern), reason))
+
+    def allow_4xx_answers(self, reason: str):
+        """The browser's own line for an HTTP error answer the test asked for on purpose."""
+        self.allow(r"^Failed to load resource: the server responded with a status of 4\d\d", reason)
+
+    def unexpected(self) -> list[str]:
+        return [e for e in self.errors if not any(p.search(e) for p, _ in self.allowed)]
+
+
 @pytest.fixture
-def console_errors(page):
-    errors: list[str] = []
-    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    return errors
+def console_watch(context, browser, monkeypatch):
+    """Watches the test's own context and every context the test opens in the session browser."""
+    watch = ConsoleWatch()
+    watch.watch_context(context)
+    open_context = browser.new_context
+
+    def new_watched_context(*args, **kwargs):
+        ctx = open_context(*args, **kwargs)
+        watch.watch_context(ctx)
+        return ctx
+
+    monkeypatch.setattr(browser, "new_context", new_watched_context)
+    return watch
+
+
+@pytest.fixture(autouse=True)
+def clean_console(console_watch):
+    """Every browser test fails on a console error or page error it did not declare expected."""
+    yield
+    unexpected = console_watch.unexpected()
+    if unexpected:
+        pytest.fail("console errors in the browser:\n" + "\n".join(unexpected[:20]), pytrace=False)
+
+
+@pytest.fixture
+def console_errors(console_watch):
+    """The console errors so far, for a test that checks them at a point of its own."""
+    return console_watch.errors
 
 
 def _screenshot(pages, name):

@@ -67,7 +67,10 @@ def connected_s2_game_with_top_set(context):
     return page, page_errors
 
 
-def test_the_page_reconnects_by_itself_after_a_crash_and_play_goes_on(browser, crashable_server):
+def test_the_page_reconnects_by_itself_after_a_crash_and_play_goes_on(browser, crashable_server, console_watch):
+    console_watch.allow(
+        r"^Failed to load resource: net::ERR_CONNECTION_REFUSED", "the server is down on purpose until it restarts"
+    )
     server = crashable_server
     context = browser.new_context(base_url=server.url)
     try:
@@ -107,7 +110,10 @@ def test_the_page_reconnects_by_itself_after_a_crash_and_play_goes_on(browser, c
         context.close()
 
 
-def test_a_graceful_restart_is_announced_and_play_goes_on(browser, crashable_server):
+def test_a_graceful_restart_is_announced_and_play_goes_on(browser, crashable_server, console_watch):
+    console_watch.allow(
+        r"^Failed to load resource: net::ERR_CONNECTION_REFUSED", "the server is down on purpose until it restarts"
+    )
     server = crashable_server
     context = browser.new_context(base_url=server.url)
     try:

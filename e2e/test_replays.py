@@ -95,7 +95,8 @@ def test_replay_steps_by_buttons_keys_autoplay_and_log_links(page, console_error
     assert console_errors == []
 
 
-def test_a_downloaded_game_imports_and_a_broken_one_is_refused(page, tmp_path):
+def test_a_downloaded_game_imports_and_a_broken_one_is_refused(page, tmp_path, console_watch):
+    console_watch.allow_4xx_answers("the broken file is refused with a 400 on purpose")
     url = play_the_short_game(page)
     page.goto(url + "/replay")
     with page.expect_download() as download:

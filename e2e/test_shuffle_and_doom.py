@@ -137,7 +137,8 @@ def test_reload_mid_room_resumes(page):
     expect(page.locator("#status")).to_contain_text("Explore")
 
 
-def test_forged_and_stale_actions_show_readable_errors(page, console_errors):
+def test_forged_and_stale_actions_show_readable_errors(page, console_watch):
+    console_watch.allow_4xx_answers("the forged and the stale action are refused with 4xx answers")
     start_game(page, size=4, deck=FULL_S1)
     forged = page.get_by_role("button", name=re.compile("top set", re.I)).first
     forged.evaluate("b => b.value = JSON.stringify({type: 'move', dir: 'N'})")
@@ -151,8 +152,6 @@ def test_forged_and_stale_actions_show_readable_errors(page, console_errors):
     expect(page.locator("#game")).to_have_attribute("data-revision", "0")
     # the refreshed board still works
     click_action(page, re.compile(r"top set", re.I))
-    # 4xx answers are expected here; the browser logs them as failed resources, nothing else
-    assert all("status of 4" in e for e in console_errors), console_errors
 
 
 TOUCH_TARGET = 44  # CSS px: the min-height / min-width delve.css gives every button and control
