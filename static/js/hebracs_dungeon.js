@@ -1,62 +1,13 @@
-/* Hebrac's Dungeon: live sums under the card pickers (potions, gems, offers) and the chambers
-   ticked on the map gathered into one JSON field (Stone Statue, the Genie of Death).
-   The server checks everything again; without this script the pre-ticked choice still works. */
+/* Hebrac's Dungeon: the chambers ticked on the map gathered into one JSON field (Stone Statue, the
+   Genie of Death). The sentence under a card picker is the server's (the picker asks for it with
+   htmx as the ticks change). The server checks everything again; without this script the
+   pre-ticked choice still works. */
 (function () {
   "use strict";
 
-  /* The sentences come with the page (data-say, made by the server's presenter): this script only
-     chooses the one that fits the ticked cards and fills in its {blanks}. */
+  /* Fills a sentence's {blanks} (the chambers ticked on the map). */
   function fill(text, blanks) {
     return text.replace(/\{(\w+)\}/g, function (whole, name) { return name in blanks ? blanks[name] : whole; });
-  }
-
-  /* Which sentence fits the ticked cards: at least the price, no superfluous card, no change (rules 9.3).
-     The rule is the engine's (trade.payment_case, which the presenter uses for the page as first
-     drawn); this mirror answers a tick without a round trip, and e2e/test_hebracs_payment_mirror.py
-     holds it to the engine's answers. */
-  function payCase(values, target) {
-    var total = values.reduce(function (a, b) { return a + b; }, 0);
-    if (!values.length) return "none";
-    if (total < target) return "short";
-    if (total - Math.min.apply(null, values) >= target) return "spare";
-    return total > target ? "over" : "exact";
-  }
-
-  function payText(say, values, cards, target) {
-    var total = values.reduce(function (a, b) { return a + b; }, 0);
-    var spare = cards[values.indexOf(Math.min.apply(null, values))];
-    return fill(say[payCase(values, target)], { total: total, lost: total - target, spare: say.names[spare] || spare });
-  }
-
-  /* A scaled spell buys whole steps of `per` points, at most `cap` of them: the engine's
-     spells.scaled_units, mirrored like payCase (and held to it by the same test). */
-  function scaledText(say, total, per, cap) {
-    if (!total) return say.none;
-    var units = Math.min(Math.floor(total / per), cap);
-    var lost = total - units * per;
-    return fill(say.sentence, {
-      total: total,
-      units: fill(say[units === 1 ? "units_one" : "units_other"], { units: units }),
-      lost: lost ? fill(say[lost === 1 ? "lost_one" : "lost_other"], { lost: lost }) : ""
-    });
-  }
-
-  function updatePicker(box) {
-    var out = box.querySelector("[data-pay-out]");
-    if (!out) return;
-    var say = JSON.parse(out.getAttribute("data-say"));
-    var values = [], cards = [];
-    box.querySelectorAll("input[type=checkbox][data-value]").forEach(function (input) {
-      if (input.checked) { values.push(parseInt(input.getAttribute("data-value"), 10)); cards.push(input.value); }
-    });
-    var target = parseInt(box.getAttribute("data-target"), 10);
-    if (box.hasAttribute("data-scaled")) {
-      var total = values.reduce(function (a, b) { return a + b; }, 0);
-      out.textContent = scaledText(say, total, parseInt(box.getAttribute("data-per"), 10),
-        parseInt(box.getAttribute("data-cap"), 10));
-    } else {
-      out.textContent = payText(say, values, cards, target);
-    }
   }
 
   /* Chambers ticked on the map (controls joined to a form with form="…") become j_targets. */
@@ -75,8 +26,6 @@
   document.addEventListener("change", function (event) {
     var input = event.target;
     if (!input || !input.form) return;
-    var box = input.closest("[data-pay]");
-    if (box) updatePicker(box);
     if (input.hasAttribute("data-pick")) updatePicks(input.form);
   });
 
@@ -114,7 +63,6 @@
   });
 
   function refresh() {
-    document.querySelectorAll(".hd [data-pay]").forEach(updatePicker);
     document.querySelectorAll(".hd form").forEach(updatePicks);
   }
   document.addEventListener("DOMContentLoaded", refresh);

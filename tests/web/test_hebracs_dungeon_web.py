@@ -185,7 +185,7 @@ class TestStackedGame:
         assert page.text("#enc-title") == "A merchant in (2,2)"
         assert "Price 8 gems" in page.text("#encounter .foe") and "8 gems" in page.texts("#encounter .foe p > strong")
         gem = page.one('#encounter input[type="checkbox"][name="a_gems[]"][value="8D"]')
-        assert gem["data-value"] == "8" and gem.has_attr("checked")
+        assert gem.has_attr("checked")
         assert page.text("#encounter p.pay-out") == "8 gems: exactly enough."
         ok(compose(player, "buy", **{"a_gems[]": ["8D"]}))
         assert state_of(store, player)["inventory"] == ["9C", "JC"]

@@ -70,7 +70,7 @@ def ticked(picker: dict) -> list[str]:
 class TestPayments:
     """The sentence under a payment picker: one case per kind of payment, no change given (6.12)."""
 
-    SAY = presenter.pay_words(10, "points", ["9C", "JC", "3D"])
+    SAY = presenter.pay_words(10, "points")
 
     @pytest.mark.parametrize(
         "values,cards,case,text",
@@ -91,14 +91,13 @@ class TestPayments:
         assert trade.payment_case(values, 10) == case
         assert str(presenter.pay_text(self.SAY, values, cards, 10)) == text
 
-    def test_the_page_script_gets_every_sentence_with_blanks_and_the_cards_in_words(self):
+    def test_each_case_is_one_sentence_with_blanks(self):
         assert self.SAY["short"] == "{total} of 10 points: not enough."
         assert self.SAY["over"] == "{total} points for 10: enough ({lost} lost, no change)."
         assert self.SAY["spare"] == "{total} points: {spare} is not needed — no change is given."
-        assert self.SAY["names"] == {"9C": "9♣", "JC": "J♣", "3D": "3♦"}
 
     def test_the_first_of_the_least_worth_cards_is_the_spare_one(self):
-        say = presenter.pay_words(4, "gems", ["2D", "2D", "5D"])
+        say = presenter.pay_words(4, "gems")
         assert str(presenter.pay_text(say, [2, 5, 2], ["2D", "5D", "2D"], 4)).startswith("9 gems: 2<span")
 
     @pytest.mark.parametrize(
@@ -173,7 +172,8 @@ class TestDealA:
         assert str(merchant["price_text"]) == "Price <strong>8 gems</strong>. You hold 8 gems."
         picker = merchant["picker"]
         assert ticked(picker) == ["8D"] and str(picker["text"]) == "8 gems: exactly enough."
-        assert picker["say"]["none"] == "Choose cards worth 8 gems." and picker["target"] == 8
+        assert picker["ask"] == {"field": "a_gems[]", "target": 8, "noun": "gems", "worths": "8D:8"}
+        assert picker["target"] == 8
         assert [item["id"] for item in picker["items"]] == ["gem-1"]
         assert merchant["can_buy"] and merchant["steal_hint"] and not merchant["free_buys"]
 
@@ -213,8 +213,7 @@ class TestDealA:
         assert teleport["ready"] and teleport["needs"] == "target" and teleport["aim"] == "teleport"
         assert str(teleport["picker"]["text"]) == "9 points for 8: enough (1 lost, no change)."
         healing = spell(page, "healing")["picker"]
-        assert healing["scaled"] == {"per": 2, "cap": 7, "unit": "life point"}
-        assert healing["say"]["units_other"] == "{units} life points"
+        assert healing["ask"] == {"field": "a_potions[]", "per": 2, "cap": 7, "unit": "life point", "worths": "9C:9"}
         assert spell(page, "genie_of_luck")["state"] == "Not now: needs 11 points, your potions give 9"
         # What can be cast now is listed first; the rest is folded, in the book's own order.
         book = page["spellbook"]

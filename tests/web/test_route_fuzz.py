@@ -609,6 +609,19 @@ replay_files = st.one_of(
 )
 TOKENS = ["real"] * 4 + ["A" * 16, "x" * 300, "%00", "..", "short"]
 
+# What a Hebrac's Dungeon card picker asks with (its ``ask``) and a card it ticked.
+PAYMENT_QUERY = {
+    "field": Field(sampled(["a_cards[]", "a_gems[]", "a_potions[]"]), odd | sampled(["a_", "version"])),
+    "target": Field(st.integers(0, 30).map(str), odd | st.integers(-5, 10**30).map(str)),
+    "noun": Field(sampled(["points", "gems"]), odd | sampled(["<b>", "POINTS"])),
+    "per": Field(st.integers(1, 3).map(str), odd | sampled(["0", "-1"])),
+    "cap": Field(st.integers(0, 9).map(str), odd),
+    "unit": Field(sampled(["chamber", "card", "life point"]), odd | sampled(["goat", ""])),
+    "worths": Field(sampled(["9C:9,JC:8,3D:3", "8D:8", "10C:10,2C:2"]), odd | sampled(["9C", "XX:1", "9C:-1", ","])),
+    "a_cards[]": Field(sampled(["9C", "JC", "3D"]), odd | sampled(["JK", "KH"])),
+    "a_potions[]": Field(sampled(["10C", "2C"]), odd),
+}
+
 GAME_ID = "<game_id>"
 ROUTES: dict[str, Route] = {
     "/": Route("GET", examples=22),
@@ -658,6 +671,8 @@ ROUTES: dict[str, Route] = {
     "/daily/<slug>/play": Route("POST", {"name": Field(names)}, examples=45),
     "/replays/import": Route("GET", examples=15),
     "/replays": Route("POST", files=True, examples=60),
+    # A Hebrac's Dungeon card picker asking for the sentence under it as the ticks change.
+    "/hebracs-dungeon/payment": Route("GET", PAYMENT_QUERY, examples=90),
 }
 SLUGS = [e.slug for e in GAMES]
 GARBAGE_IDS = {
@@ -1124,6 +1139,14 @@ test_fuzz_daily = fuzz("/daily/<slug>", known("/daily/<slug>", slug="dungeon-of-
 test_fuzz_daily_play = fuzz("/daily/<slug>/play", known("/daily/<slug>/play", slug="clear-the-dungeon"))
 test_fuzz_import_form = fuzz("/replays/import")
 test_fuzz_import = fuzz("/replays", known("/replays", files={"file": (b"EXPORT", "game.json")}))
+test_fuzz_payment_sentence = fuzz(
+    "/hebracs-dungeon/payment",
+    known(
+        "/hebracs-dungeon/payment",
+        htmx=True,
+        fields={"field": "a_cards[]", "target": "10", "noun": "points", "worths": "9C:9,JC:8", "a_cards[]": "9C"},
+    ),
+)
 
 
 def test_every_route_of_the_app_is_fuzzed(world):

@@ -15,6 +15,7 @@ from ..domain.catalog import BY_SLUG, clean_name, parse_options
 from ..domain.service import Refused
 from ..pages import board as board_renderer
 from ..pages.board import log_seen_param
+from ..pages.presenters.hebracs_dungeon import payment_answer
 from ..storage.records import StaleVersion
 from .context import browser_key, game_or_404, is_htmx, note_seat, service, store, viewer_seat
 from .limits import ACT, CREATE_GAME, READ, limiter
@@ -179,6 +180,18 @@ def page(game_id: str):
 @limiter.shared_limit(READ, scope="read", deduct_when=rendered_here)
 def board(game_id: str):
     return board_renderer.board_response(game_id)
+
+
+@bp.get("/hebracs-dungeon/payment")
+@limiter.shared_limit(READ, scope="read")
+def payment_sentence():
+    """The sentence under a Hebrac's Dungeon card picker for the cards ticked now, which the
+    picker asks for as the player ticks them (the engine's payment rule, worded by the presenter)."""
+    try:
+        answer = payment_answer(request.args, request.args.to_dict(flat=False))
+    except ValueError:
+        abort(400)
+    return str(answer), 200, {"Content-Type": "text/html; charset=utf-8"}
 
 
 @bp.post("/g/<game_id>/act")

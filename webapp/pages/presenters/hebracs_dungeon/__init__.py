@@ -14,6 +14,7 @@ under the title, the end), ``hero``, ``bag``, ``payments`` (the card pickers' se
 from __future__ import annotations
 
 from .. import Scene, player_name, solo_ending
+from .answer import payment_answer
 from .bag import bag
 from .encounter import encounter
 from .hero import hero
@@ -23,7 +24,15 @@ from .payments import checked_flags, pay_text, pay_words, scaled_text, scaled_wo
 from .spellbook import spell_costs, spellbook
 from .status import ending_text, result_details, status_line
 
-__all__ = ["checked_flags", "pay_text", "pay_words", "present", "scaled_text", "scaled_words"]
+__all__ = [
+    "checked_flags",
+    "pay_text",
+    "pay_words",
+    "payment_answer",
+    "present",
+    "scaled_text",
+    "scaled_words",
+]
 
 MAP_PHASES = ("start_level", "explore")
 """Phases with nothing to face: the page shows no encounter panel."""

@@ -1,10 +1,11 @@
 """Payments: the sentences under a card picker (spells, gems, offers).
 
-The sentence changes as the player ticks cards, in the browser, without asking the server: each
-picker carries its sentences (``say``) with ``{total}``-style blanks, and
-``static/js/hebracs_dungeon.js`` only picks one and fills the blanks in. Which sentence fits is the
-engine's rule (``trade.payment_case``, ``spells.scaled_units``); ``pay_text`` and ``scaled_text``
-fill them for the page as first drawn.
+Which sentence fits the ticked cards is the engine's rule (``trade.payment_case``,
+``spells.scaled_units``), worded here and nowhere else: ``pay_text`` and ``scaled_text`` word it
+for the page as first drawn, and as the player ticks cards the picker asks the server again
+(htmx, ``answer.payment_answer``) with its ``ask``: the field, the price or the scaled spell's
+step, and each card's worth. Without JavaScript the sentence stays as drawn and the server checks
+the payment on submit.
 """
 
 from __future__ import annotations
@@ -15,19 +16,20 @@ from rules_engine.games.hebracs_dungeon.spells import scaled_units
 from rules_engine.games.hebracs_dungeon.trade import payment_case, superfluous_card
 
 from ...rendering import pretty_cards
-from .page import short_name
+
+PAY_NOUNS = ("points", "gems")
+"""What a price is counted in: magic and trade points, or gems."""
 
 
-def pay_words(target: int, noun: str, cards: list[str]) -> dict:
+def pay_words(target: int, noun: str) -> dict:
     """The sentences under a payment picker (spells, gems, offers), one per case, with blanks for
-    the ``{total}``, the points ``{lost}`` and the ``{spare}`` card; ``names`` writes the cards."""
+    the ``{total}``, the points ``{lost}`` and the ``{spare}`` card."""
     return {
         "none": f"Choose cards worth {target} {noun}.",
         "short": f"{{total}} of {target} {noun}: not enough.",
         "spare": f"{{total}} {noun}: {{spare}} is not needed — no change is given.",
         "over": f"{{total}} {noun} for {target}: enough ({{lost}} lost, no change).",
         "exact": f"{{total}} {noun}: exactly enough.",
-        "names": {c: short_name(c) for c in cards},
     }
 
 
@@ -97,10 +99,11 @@ def picker(
     ]
     ticked = [(card, worth) for (card, worth, _), flag in zip(items, flags) if flag]
     values = [worth for _, worth in ticked]
+    # What the picker asks the server with as the ticks change (payment_answer reads it back).
+    ask: dict = {"field": field, **(scaled or {"target": target, "noun": noun})}
+    ask["worths"] = ",".join(dict.fromkeys(f"{card}:{worth}" for card, worth, _ in items))
     if scaled:
-        say = scaled_words(scaled["unit"])
-        text = scaled_text(say, sum(values), scaled["per"], scaled["cap"])
+        text = scaled_text(scaled_words(scaled["unit"]), sum(values), scaled["per"], scaled["cap"])
     else:
-        say = pay_words(target, noun, cards)
-        text = pay_text(say, values, [card for card, _ in ticked], target)
-    return {"items": rows, "target": target, "scaled": scaled, "say": say, "text": text}
+        text = pay_text(pay_words(target, noun), values, [card for card, _ in ticked], target)
+    return {"items": rows, "target": target, "ask": ask, "text": text}
