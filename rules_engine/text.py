@@ -30,10 +30,11 @@ def clean_text(raw: object, limit: int) -> str:
     return " ".join(kept.split())[:limit].strip()
 
 
-def counted(n: int, noun: str) -> str:
-    """A number of things in words a page shows: ``counted(1, "card")`` is "1 card", else "n cards".
+def counted(n: int, noun: str, plural: str | None = None) -> str:
+    """A number of things in words a page shows: ``counted(1, "card")`` is "1 card", else "n cards";
+    ``plural`` for a noun that does not just take an s.
 
-    >>> counted(1, "hit"), counted(3, "chamber")
-    ('1 hit', '3 chambers')
+    >>> counted(1, "hit"), counted(3, "chamber"), counted(1, "life", "lives"), counted(0, "life", "lives")
+    ('1 hit', '3 chambers', '1 life', '0 lives')
     """
-    return f"{n} {noun}{'' if n == 1 else 's'}"
+    return f"{n} {noun if n == 1 else plural or noun + 's'}"

@@ -12,6 +12,7 @@ from typing import Any
 
 from ...cards import pretty
 from ...errors import IllegalAction
+from ...text import counted
 from . import deck as _deck
 from . import endings, party, turns
 from .core import char, is_party, log, pretty_list, value
@@ -316,7 +317,8 @@ def _resolve(state: dict[str, Any], slots: int) -> list[dict[str, Any]]:
             text = f"Slot {slot + 1}, {f}: {pretty(fc)} against {pretty(bc)}: "
             if outcome == "boss_hit":
                 c["boss_lives"] -= 1
-                text += ("tie, Guard Break! " if guard_break else "") + f"the {name} is hit ({c['boss_lives']} lives)."
+                left = counted(c["boss_lives"], "life", "lives")
+                text += ("tie, Guard Break! " if guard_break else "") + f"the {name} is hit ({left})."
             elif outcome == "fighter_hit":
                 ch["lives"] -= 1
                 text += f"{f} is hit ({ch['lives']}/{ch['max_lives']} lives)."

@@ -12,6 +12,7 @@ from typing import Any
 from rules_engine import kit
 from rules_engine.cards import is_card_code
 from rules_engine.errors import IllegalAction, InvalidAction
+from rules_engine.text import counted
 
 from . import battle, data, flow, spells, trade, treasures
 from .state import (
@@ -296,7 +297,7 @@ def _destroy(state: dict[str, Any], _seat: str, action: dict[str, Any]) -> None:
     count = state["decision"]["count"]
     eligible = treasures.genie_of_death_targets(state)
     if len(targets) != count:
-        raise IllegalAction(f"the Genie of Death needs exactly {count} chamber(s)")
+        raise IllegalAction(f"the Genie of Death needs exactly {counted(count, 'chamber')}")
     if len({tuple(t) for t in targets}) != len(targets):
         raise IllegalAction("each chamber may be named once")
     for target in targets:

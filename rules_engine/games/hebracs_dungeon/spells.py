@@ -10,6 +10,7 @@ import typing
 from typing import Any
 
 from rules_engine.errors import IllegalAction
+from rules_engine.text import counted
 
 from . import battle, data, flow, trade, treasures
 from .state import (
@@ -424,7 +425,7 @@ def _remote_vision(state: dict[str, Any], action: dict[str, Any], points: int) -
 def _future_perception(state: dict[str, Any], action: dict[str, Any], points: int) -> None:
     count = min(points, len(state["hand_deck"]))
     state["known_top"] = max(state["known_top"], count)
-    log(state, f"You foresee the top {count} card(s) of the Hand Deck.")
+    log(state, f"You foresee the top {counted(count, 'card')} of the Hand Deck.")
     log(state, "Future Perception shows: " + ", ".join(state["hand_deck"][:count]) + ".", private=True)
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ...text import counted
 from . import data
 from .state import (
     cell_at,
@@ -121,7 +122,7 @@ def genie(state: dict[str, Any], card: str) -> None:
         else:
             count = min(3, len(eligible))
             state["decision"] = {"kind": "genie_of_death", "count": count}
-            log(state, f"The Genie of Death (KS): choose {count} unvisited chamber(s) to purge.")
+            log(state, f"The Genie of Death (KS): choose {counted(count, 'unvisited chamber')} to purge.")
     else:
         log(state, "The Genie of Destiny (KC) shows you every card of the level.")
         reveal_level(state, treasures=True)
