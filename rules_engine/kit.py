@@ -260,14 +260,20 @@ Working = TypeVar("Working")
 (The Dungeon of Doom's copy-on-write transaction)."""
 
 
+Label = Callable[[State, dict[str, Any]], str]
+"""A button's words for an action in a state: ``(state, action) -> text``."""
+
+
 @dataclass(frozen=True)
 class ActionKind(Generic[Working]):
-    """One action type, declared once: its parameters (what ``parse_action`` checks) and the
+    """One action type, declared once: its parameters (what ``parse_action`` checks), the
     handler ``(working copy, seat, parsed action)`` that carries it out on the copy (raising
-    ``IllegalAction`` there leaves the input untouched)."""
+    ``IllegalAction`` there leaves the input untouched), and its button's words (``label``: a
+    text, or a ``Label`` worded from the state and the action; None reads as the type)."""
 
     params: Mapping[str, Spec] | Variants
     handle: Callable[[Working, str, dict[str, Any]], None]
+    label: str | Label | None = None
 
 
 def _same(working: Any, _action: dict[str, Any]) -> State:
@@ -287,6 +293,8 @@ class Engine(Generic[Working]):
     - ``state_keys`` and ``exact_keys``: the keys a saved state must have (all of them and no
       other when exact); ``not_a_state``: ``load``'s refusal of anything else; ``valid``: any
       further check of a saved state.
+    - ``label_parsed``: ``action_label`` checks the action first and its labels read the parsed
+      action (defaults filled in); otherwise they read the action as given.
     """
 
     actions: Mapping[str, ActionKind[Working]]
@@ -298,6 +306,7 @@ class Engine(Generic[Working]):
     exact_keys: bool = False
     finish: Callable[[Working, dict[str, Any]], State] = _same
     valid: Callable[[dict[str, Any]], bool] | None = None
+    label_parsed: bool = False
     schemas: ActionSchemas = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -320,6 +329,19 @@ class Engine(Generic[Working]):
         working = self.copy(state)
         self.actions[parsed["type"]].handle(working, seat, parsed)
         return self.finish(working, parsed)
+
+    def action_label(self, state: State, action: dict[str, Any]) -> str:
+        """A button's words for ``action``: its kind's declared ``label``. An action of no
+        declared type, or of one without a label, reads as its type; with ``label_parsed`` a
+        malformed action is refused (``InvalidAction``) instead."""
+        if self.label_parsed:
+            action = parse_action(action, self.schemas, self.wording)
+        kind = action.get("type") if isinstance(action, dict) else None
+        declared = self.actions.get(kind) if isinstance(kind, str) else None
+        label = declared.label if declared is not None else None
+        if label is None:
+            return str(kind)
+        return label if isinstance(label, str) else label(state, action)
 
     def dump(self, state: State) -> dict[str, Any]:
         """The state as JSON-safe data (an independent copy)."""

@@ -331,9 +331,8 @@ def result(state: dict[str, Any]) -> dict[str, Any] | None:
     return _views.result(state)
 
 
-def action_label(state: dict[str, Any], action: dict[str, Any]) -> str:
-    """Words for a button showing ``action``."""
-    return _views.action_label(state, action)
+action_label = _actions.ENGINE.action_label
+"""Words for a button showing ``action`` (its declared label)."""
 
 
 dump = _actions.ENGINE.dump

@@ -18,10 +18,10 @@ from itertools import combinations
 from typing import Any
 
 from ... import kit
-from ...cards import Card
+from ...cards import Card, pretty
 from ...errors import IllegalAction, InvalidAction
 from . import combat, setup, turn_actions, turns
-from .core import char, clone, current
+from .core import char, clone, current, sq, value
 from .data import CLASSES, HAND_SIZE, SPELLS, STATS
 
 DIRECTIONS = ("up", "down", "left", "right")
@@ -200,33 +200,85 @@ def _dash(state: dict[str, Any], seat: str, p: dict[str, Any]) -> None:
     combat.dash(state, seat, p["direction"])
 
 
+# --- the buttons' words (each label reads the parsed action) ------------------------------
+
+Action = dict[str, Any]
+
+
+def _class_label(_state: dict[str, Any], p: Action) -> str:
+    return f"Play the {CLASSES[p['class']]['name']} ({CLASSES[p['class']]['ability']})"
+
+
+def _marker_label(_state: dict[str, Any], p: Action) -> str:
+    return f"Put {'an Exit' if p['kind'] == 'exit' else 'a Pit'} on {sq(p['square'])}"
+
+
+def _fortune_label(_state: dict[str, Any], p: Action) -> str:
+    return "Keep the cards" if p["card"] is None else f"Swap {pretty(p['card'])} for a new card"
+
+
+def _play_label(state: dict[str, Any], p: Action) -> str:
+    cur = current(state)
+    if cur is None:
+        return f"Play {pretty(p['card'])}"
+    direction, distance = turns.card_move(state, cur, p["card"])
+    return f"Play {pretty(p['card'])}: {direction} {distance}"
+
+
+def _dash_label(state: dict[str, Any], p: Action) -> str:
+    cb = state.get("combat")
+    if p["direction"] is None:
+        return "Don't dash"
+    if cb and cb.get("dash"):
+        return f"Dash {p['direction']} {value(cb['dash']['card'])}"
+    return f"Dash {p['direction']}"
+
+
 _Kind = kit.ActionKind[dict[str, Any]]
 
-# Every action: its parameters (``kit.parse_action``) and the handler that checks the actor and
-# the phase, then carries it out on the state's private copy.
+# Every action: its parameters (``kit.parse_action``), the handler that checks the actor and
+# the phase, then carries it out on the state's private copy, and its button's words.
 ACTIONS: dict[str, _Kind] = {
-    "join_game": _Kind({}, _join_game),
-    "choose_class": _Kind({"class": CLASSES}, _choose_class),
-    "update_options": _Kind({"options": dict}, _update_options),
-    "start_game": _Kind({}, _start_game),
-    "leave_game": _Kind({}, _leave_game),
-    "choose_start": _Kind({"square": _square}, _choose_start),
+    "join_game": _Kind({}, _join_game, "Join the party"),
+    "choose_class": _Kind({"class": CLASSES}, _choose_class, _class_label),
+    "update_options": _Kind({"options": dict}, _update_options, "Change the options"),
+    "start_game": _Kind({}, _start_game, "Start the game"),
+    "leave_game": _Kind({}, _leave_game, "Leave the game"),
+    "choose_start": _Kind({"square": _square}, _choose_start, lambda _s, p: f"Start on {sq(p['square'])}"),
     "place_marker": _Kind(
-        {"kind": kit.Param(("exit", "pit"), "kind must be exit or pit"), "square": _square}, _place_marker
+        {"kind": kit.Param(("exit", "pit"), "kind must be exit or pit"), "square": _square},
+        _place_marker,
+        _marker_label,
     ),
-    "draw_card": _Kind({}, _draw_card),
-    "cast_spell": _Kind({"spell": SPELLS}, _cast_spell),
-    "fortune_telling": _Kind({"card": kit.Param(_card, nullable=True)}, _fortune_telling),
-    "play_card": _Kind({"card": _card}, _play_card),
-    "join_combat": _Kind({"join": bool}, _join_combat),
-    "combat_draw": _Kind({"critical_hit": kit.Param(bool, optional=True)}, _combat_draw),
-    "draw_until_decided": _Kind({}, _draw_until_decided),
-    "critical_hit": _Kind({"use": bool}, _critical_hit),
-    "choose_stat": _Kind({"stat": kit.Param(STATS, "stat must be lives or speed")}, _choose_stat),
+    "draw_card": _Kind({}, _draw_card, "Draw a card"),
+    "cast_spell": _Kind({"spell": SPELLS}, _cast_spell, lambda _s, p: f"Cast {SPELLS[p['spell']]['name']}"),
+    "fortune_telling": _Kind({"card": kit.Param(_card, nullable=True)}, _fortune_telling, _fortune_label),
+    "play_card": _Kind({"card": _card}, _play_card, _play_label),
+    "join_combat": _Kind(
+        {"join": bool}, _join_combat, lambda _s, p: "Join the fight" if p["join"] else "Stay out of the fight"
+    ),
+    "combat_draw": _Kind(
+        {"critical_hit": kit.Param(bool, optional=True)},
+        _combat_draw,
+        lambda _s, p: "Draw with a Critical Hit" if p.get("critical_hit") else "Draw",
+    ),
+    "draw_until_decided": _Kind({}, _draw_until_decided, "Draw until the fight is decided"),
+    "critical_hit": _Kind(
+        {"use": bool}, _critical_hit, lambda _s, p: "Use Critical Hit" if p["use"] else "Save Critical Hit"
+    ),
+    "choose_stat": _Kind(
+        {"stat": kit.Param(STATS, "stat must be lives or speed")},
+        _choose_stat,
+        lambda _s, p: "+1 Lives" if p["stat"] == "lives" else "+1 Speed",
+    ),
     "dash": _Kind(
-        {"direction": kit.Param(DIRECTIONS, "direction must be up, down, left, right or null", nullable=True)}, _dash
+        {"direction": kit.Param(DIRECTIONS, "direction must be up, down, left, right or null", nullable=True)},
+        _dash,
+        _dash_label,
     ),
-    "discard_to_limit": _Kind({"cards": _cards}, _discard_to_limit),
+    "discard_to_limit": _Kind(
+        {"cards": _cards}, _discard_to_limit, lambda _s, p: "Discard " + ", ".join(pretty(c) for c in p["cards"])
+    ),
 }
 
 
@@ -251,6 +303,7 @@ ENGINE = kit.Engine(
     copy=clone,
     not_a_state="not a Dungeon Cards game",
     state_keys=("players", "status"),
+    label_parsed=True,
 )
 parse = ENGINE.parse
 """The action with its parameters checked (an optional one left out stays out)."""

@@ -6,10 +6,9 @@ from collections.abc import Callable
 from typing import Any
 
 from ... import kit
-from ...cards import pretty
-from . import actions, combat, turns
-from .core import current, is_face, pretty_list, sq, value
-from .data import BOSSES, CLASSES, HIDDEN_OPTIONS, SPELLS
+from . import actions, combat
+from .core import is_face, pretty_list
+from .data import BOSSES, CLASSES, HIDDEN_OPTIONS
 
 
 def view(state: dict[str, Any], seat: str | None) -> dict[str, Any]:
@@ -120,7 +119,9 @@ def view(state: dict[str, Any], seat: str | None) -> dict[str, Any]:
             "dash": dict(cb["dash"]) if cb["dash"] else None,
         }
     if seat is not None and seat in state["players"]:  # a spectator's None is never a player; mypy needs the test
-        out["actions"] = [{"action": a, "label": action_label(state, a)} for a in actions.legal(state, seat)]
+        out["actions"] = [
+            {"action": a, "label": actions.ENGINE.action_label(state, a)} for a in actions.legal(state, seat)
+        ]
     return out
 
 
@@ -207,55 +208,3 @@ def result_sentence(outcome: dict[str, Any], chars: list[dict[str, Any]], who: C
     if outcome["result"] == "abandoned":
         return "Everyone left: the game is abandoned."
     return f"Defeat: {DEFEAT_REASONS.get(outcome['reason'], outcome['reason'])}."
-
-
-def action_label(state: dict[str, Any], action: dict[str, Any]) -> str:
-    """Words for a button. ``action`` should be well formed (e.g. from ``legal_actions``)."""
-    p = actions.parse(action)
-    kind: str = p["type"]
-    if kind == "join_game":
-        return "Join the party"
-    if kind == "choose_class":
-        return f"Play the {CLASSES[p['class']]['name']} ({CLASSES[p['class']]['ability']})"
-    if kind == "update_options":
-        return "Change the options"
-    if kind == "start_game":
-        return "Start the game"
-    if kind == "leave_game":
-        return "Leave the game"
-    if kind == "choose_start":
-        return f"Start on {sq(p['square'])}"
-    if kind == "place_marker":
-        return f"Put {'an Exit' if p['kind'] == 'exit' else 'a Pit'} on {sq(p['square'])}"
-    if kind == "draw_card":
-        return "Draw a card"
-    if kind == "cast_spell":
-        return f"Cast {SPELLS[p['spell']]['name']}"
-    if kind == "fortune_telling":
-        return "Keep the cards" if p["card"] is None else f"Swap {pretty(p['card'])} for a new card"
-    if kind == "play_card":
-        cur = current(state)
-        if cur is None:
-            return f"Play {pretty(p['card'])}"
-        direction, distance = turns.card_move(state, cur, p["card"])
-        return f"Play {pretty(p['card'])}: {direction} {distance}"
-    if kind == "discard_to_limit":
-        return "Discard " + ", ".join(pretty(c) for c in p["cards"])
-    if kind == "join_combat":
-        return "Join the fight" if p["join"] else "Stay out of the fight"
-    if kind == "combat_draw":
-        return "Draw with a Critical Hit" if p.get("critical_hit") else "Draw"
-    if kind == "draw_until_decided":
-        return "Draw until the fight is decided"
-    if kind == "critical_hit":
-        return "Use Critical Hit" if p["use"] else "Save Critical Hit"
-    if kind == "choose_stat":
-        return "+1 Lives" if p["stat"] == "lives" else "+1 Speed"
-    if kind == "dash":
-        cb = state.get("combat")
-        if p["direction"] is None:
-            return "Don't dash"
-        if cb and cb.get("dash"):
-            return f"Dash {p['direction']} {value(cb['dash']['card'])}"
-        return f"Dash {p['direction']}"
-    return kind  # pragma: no cover

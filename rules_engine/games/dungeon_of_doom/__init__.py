@@ -85,7 +85,7 @@ from .maps import (
     parse_map,
     shipped_maps,
 )
-from .play import ACTIONS, apply, dump, legal_actions, load, new_game
+from .play import ACTIONS, action_label, apply, dump, legal_actions, load, new_game
 from .state import (
     BASE_AP,
     DEFAULT_TABLE,
@@ -102,7 +102,6 @@ from .state import (
 )
 from .views import (
     absence_action,
-    action_label,
     event_text,
     field_of_view,
     full_view,

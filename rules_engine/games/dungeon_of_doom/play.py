@@ -334,20 +334,60 @@ def _do_timeout(tx: _Tx, seat: str, action: dict[str, Any]) -> None:
         tx.pass_turn()
 
 
+# --- the buttons' words (each action's label, in the state it is taken in) ------------------
+
+
+def _mover(state: dict[str, Any]) -> dict[str, Any] | None:
+    turn = state["turn"]
+    return _find(state, turn["seat"]) if turn is not None else None
+
+
+def _where(action: dict[str, Any]) -> str:
+    direction = action.get("dir")
+    return DIRECTION_NAMES.get(direction, "") if isinstance(direction, str) else ""
+
+
+def _move_label(_state: dict[str, Any], action: dict[str, Any]) -> str:
+    return f"Move {_where(action)}"
+
+
+def _pickup_label(state: dict[str, Any], _action: dict[str, Any]) -> str:
+    p = _mover(state)
+    item = _item_at(state, _pos(p)) if p is not None else None
+    if item is None:
+        return "Pick up"
+    if item["kind"] == "gold":
+        return f"Pick up {item['amount']} gold"
+    if item["kind"] == "potion":
+        return "Drink the health potion"
+    return f"Pick up the {item['kind']}"
+
+
+def _attack_label(state: dict[str, Any], action: dict[str, Any]) -> str:
+    p = _mover(state)
+    direction = action.get("dir")
+    target = None
+    if p is not None and isinstance(direction, str) and direction in DIRECTIONS:
+        pos, on_map = _target(state, p, direction)
+        target = _occupant(state, pos) if on_map else None
+    where = _where(action)
+    return f"Attack {target['seat']} ({where})" if target is not None else f"Attack {where}"
+
+
 _DIRECTION = kit.Param(DIRECTION_ORDER, "{value!r} is not a direction: use N, E, S or W")
 _Kind = kit.ActionKind[_Tx]
 
-# Every action: its parameters (``kit.parse_action``) and what carries it out. timeout and drop
-# are applied by the web layer only (10.3).
+# Every action: its parameters (``kit.parse_action``), what carries it out and its button's
+# words. timeout and drop are applied by the web layer only (10.3).
 ACTIONS: dict[str, _Kind] = {
-    "move": _Kind({"dir": _DIRECTION}, _do_move),
-    "pickup": _Kind({}, _do_pickup),
-    "attack": _Kind({"dir": _DIRECTION}, _do_attack),
-    "end_turn": _Kind({}, _do_end_turn),
-    "leave": _Kind({}, _do_leave),
-    "join": _Kind({}, _do_join),
-    "timeout": _Kind({}, _do_timeout),
-    "drop": _Kind({}, _do_leave),
+    "move": _Kind({"dir": _DIRECTION}, _do_move, _move_label),
+    "pickup": _Kind({}, _do_pickup, _pickup_label),
+    "attack": _Kind({"dir": _DIRECTION}, _do_attack, _attack_label),
+    "end_turn": _Kind({}, _do_end_turn, "End turn"),
+    "leave": _Kind({}, _do_leave, "Leave the game"),
+    "join": _Kind({}, _do_join, "Join the game"),
+    "timeout": _Kind({}, _do_timeout, "Time out"),
+    "drop": _Kind({}, _do_leave, "Remove (connection lost)"),
 }
 
 
@@ -372,3 +412,10 @@ _ENGINE = kit.Engine(
 apply = _ENGINE.apply
 dump = _ENGINE.dump
 load = _ENGINE.load
+action_label = _ENGINE.action_label
+"""A button's words for ``action`` in this state (its declared label).
+
+>>> s = new_game(3, ["p1", "p2"], {"start_positions": {"p1": [5, 4], "p2": [5, 5]}})
+>>> [action_label(s, a) for a in legal_actions(s, "p1")]
+['Move west', 'Pick up the lantern', 'Attack p2 (east)', 'End turn', 'Leave the game']
+"""

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...grid import DIRECTION_NAMES, DIRECTIONS
 from . import vision
 from .maps import (
     ITEM_CHARS,
@@ -14,7 +13,7 @@ from .maps import (
     grid_rows,
     is_shipped,
 )
-from .play import _find, _item_at, _occupant, _target
+from .play import _find
 from .state import _CODE_ITEM, _SEEN, BASE_AP, DEFAULT_TURN_SECONDS, EVENT_WINDOW, _lantern, _pos
 
 # ---------------------------------------------------------------------------------------------
@@ -354,43 +353,3 @@ def turn_clock(state: dict[str, Any]) -> dict[str, Any] | None:
         return None
     seconds = state["options"].get("turn_seconds", DEFAULT_TURN_SECONDS)
     return {"seat": turn["seat"], "number": turn["number"], "seconds": seconds}
-
-
-def action_label(state: dict[str, Any], action: dict[str, Any]) -> str:
-    """A short button label for ``action`` in the current state.
-
-    >>> from .play import legal_actions, new_game
-    >>> s = new_game(3, ["p1", "p2"], {"start_positions": {"p1": [5, 4], "p2": [5, 5]}})
-    >>> [action_label(s, a) for a in legal_actions(s, "p1")]
-    ['Move west', 'Pick up the lantern', 'Attack p2 (east)', 'End turn', 'Leave the game']
-    """
-    kind: Any = action.get("type") if isinstance(action, dict) else None
-    direction = action.get("dir") if isinstance(action, dict) else None
-    where = DIRECTION_NAMES.get(direction, "") if isinstance(direction, str) else ""
-    turn = state["turn"]
-    p = _find(state, turn["seat"]) if turn is not None else None
-    if kind == "move":
-        return f"Move {where}"
-    if kind == "pickup":
-        item = _item_at(state, _pos(p)) if p is not None else None
-        if item is None:
-            return "Pick up"
-        if item["kind"] == "gold":
-            return f"Pick up {item['amount']} gold"
-        if item["kind"] == "potion":
-            return "Drink the health potion"
-        return f"Pick up the {item['kind']}"
-    if kind == "attack":
-        target = None
-        if p is not None and isinstance(direction, str) and direction in DIRECTIONS:
-            pos, on_map = _target(state, p, direction)
-            target = _occupant(state, pos) if on_map else None
-        return f"Attack {target['seat']} ({where})" if target is not None else f"Attack {where}"
-    labels = {
-        "end_turn": "End turn",
-        "leave": "Leave the game",
-        "join": "Join the game",
-        "timeout": "Time out",
-        "drop": "Remove (connection lost)",
-    }
-    return labels.get(kind, str(kind))

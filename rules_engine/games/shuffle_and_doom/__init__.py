@@ -51,9 +51,9 @@ from .data import (
     slug,
     title,
 )
-from .play import ACTIONS, apply, dump, legal_actions, load
+from .play import ACTIONS, action_label, apply, dump, legal_actions, load
 from .setup import new_game
-from .views import action_label, full_view, loss_warning, result, result_text, view
+from .views import full_view, loss_warning, result, result_text, view
 
 # What the platform offers around the game (rules_engine/contract.py): its front-page place, a
 # deal of the day on the standard options, and challenges to a finished game's deal.

@@ -8,6 +8,7 @@ from typing import Any
 from ... import kit
 from ...errors import IllegalAction
 from ...grid import DIRECTION_NAMES, DIRECTIONS, in_bounds, step
+from . import labels
 from .data import _WORDING, PHASES, RUNNING, SETS, STATS, _card, _cell_pair, _join, _red, _suit, cell_name
 from .rooms import (
     _collect,
@@ -392,20 +393,20 @@ _POSITION = kit.Param(int, "{name} must be a position from 1 to N")
 _STAT = kit.Param((*STATS, "gold"), "stat must be health, attack or intelligence")
 _Kind = kit.ActionKind[dict[str, Any]]
 
-# Every action: its parameters (``kit.parse_action``) and what carries it out.
+# Every action: its parameters (``kit.parse_action``), what carries it out and its button's words.
 ACTIONS: dict[str, _Kind] = {
-    "swap_headers": _Kind({"set": _SET, "i": _POSITION, "j": _POSITION}, _do_swap),
-    "choose_stat_set": _Kind({"set": _SET}, _do_choose),
-    "assign_diamond_bonus": _Kind({"card": _card, "stat": _STAT}, _do_assign),
-    "move": _Kind({"dir": tuple(DIRECTIONS)}, _do_move),
-    "drink": _Kind({"card": _card}, _do_drink_or_read),
-    "read": _Kind({"card": _card}, _do_drink_or_read),
-    "attack": _Kind({"card": _card}, _do_attack),
-    "use_trap_opener": _Kind({"card": _card}, _do_opener),
-    "deactivate": _Kind({"card": _card}, _do_deactivate),
-    "take": _Kind({"card": _card}, _do_take),
-    "retreat": _Kind({"to": _cell_pair, "keep": kit.Param(bool, optional=True)}, _do_retreat),
-    "exit": _Kind({}, _do_exit),
+    "swap_headers": _Kind({"set": _SET, "i": _POSITION, "j": _POSITION}, _do_swap, labels.swap),
+    "choose_stat_set": _Kind({"set": _SET}, _do_choose, labels.choose_set),
+    "assign_diamond_bonus": _Kind({"card": _card, "stat": _STAT}, _do_assign, labels.diamond_bonus),
+    "move": _Kind({"dir": tuple(DIRECTIONS)}, _do_move, labels.move),
+    "drink": _Kind({"card": _card}, _do_drink_or_read, labels.drink_or_read),
+    "read": _Kind({"card": _card}, _do_drink_or_read, labels.drink_or_read),
+    "attack": _Kind({"card": _card}, _do_attack, labels.attack),
+    "use_trap_opener": _Kind({"card": _card}, _do_opener, labels.trap_opener),
+    "deactivate": _Kind({"card": _card}, _do_deactivate, labels.deactivate),
+    "take": _Kind({"card": _card}, _do_take, labels.take),
+    "retreat": _Kind({"to": _cell_pair, "keep": kit.Param(bool, optional=True)}, _do_retreat, labels.retreat),
+    "exit": _Kind({}, _do_exit, labels.leave),
 }
 _NON_FREE = ("move", "attack", "use_trap_opener", "deactivate", "take", "retreat", "exit")
 
@@ -423,3 +424,5 @@ apply = _ENGINE.apply
 """The state after ``action``; the input is never changed (``kit.Engine.apply``)."""
 dump = _ENGINE.dump
 load = _ENGINE.load
+action_label = _ENGINE.action_label
+"""A short readable label for an action, e.g. ``"Attack Q♠ (strength 4)"`` (its declared label)."""

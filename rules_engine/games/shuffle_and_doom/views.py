@@ -1,4 +1,4 @@
-"""What the pages show: ``view``, ``full_view``, ``result``, button labels and the warning before a
+"""What the pages show: ``view``, ``full_view``, ``result`` and the warning before a
 fatal action."""
 
 from __future__ import annotations
@@ -7,10 +7,8 @@ from typing import Any
 
 from ... import kit
 from ...cards import pretty
-from ...errors import InvalidAction
-from ...grid import DIRECTION_NAMES
-from .data import SETS, cell_name, size_bonus
-from .rooms import ENDING_OPENINGS, _enc_cards, _gain, _opener_allowed, _retreat_modes, _retreat_targets
+from .data import SETS, size_bonus
+from .rooms import ENDING_OPENINGS, _opener_allowed, _retreat_modes, _retreat_targets
 from .setup import _set_stats
 
 
@@ -155,63 +153,6 @@ def result_text(result: dict[str, Any], name: str | None) -> str:
     if name is None or opening is None or not text.startswith(opening):
         return text
     return name + text.removeprefix("You")
-
-
-# --------------------------------------------------------------------------------------------
-# Labels for the page
-
-
-def action_label(state: dict[str, Any], action: dict[str, Any]) -> str:
-    """A short readable label for a legal action, e.g. ``"Attack Q♠ (strength 4)"``."""
-    s = state
-    kind = action.get("type")
-    code: Any = action.get("card")
-    try:
-        if kind == "swap_headers":
-            cards = s[action["set"]]
-            a, b = cards[action["i"] - 1], cards[action["j"] - 1]
-            return f"Swap {pretty(a)} and {pretty(b)} in the {action['set']} set"
-        if kind == "choose_stat_set":
-            st = _set_stats(s, action["set"])
-            return (
-                f"Choose the {action['set']} set (health {st['health']}, attack {st['attack']}, "
-                f"intelligence {st['intelligence']})"
-            )
-        if kind == "assign_diamond_bonus":
-            return f"Give {pretty(code)} to {action['stat']} (+1)"
-        if kind == "move":
-            return f"Move {DIRECTION_NAMES[action['dir']]}"
-        if kind in ("drink", "read"):
-            card = next(c for c in s["hand"] if c["code"] == code)
-            gain = _gain(s, card)
-            temporary = s["options"]["temporary_consumables"]
-            if kind == "drink":
-                return f"Drink {pretty(code)} (+{gain} {'ward' if temporary else 'health'})"
-            return f"Read {pretty(code)} (+{gain} {'temporary intelligence' if temporary else 'intelligence'})"
-        if kind == "attack":
-            enemy = next(c for c in s["encounter"]["cards"] if c["code"] == code)
-            return f"Attack {pretty(code)} (strength {enemy['strength']})"
-        if kind == "use_trap_opener":
-            total = sum(t["value"] for t in _enc_cards(s, "trap"))
-            return f"Trap opener: take {pretty(code)} — traps deal {total} to you and every enemy"
-        if kind == "deactivate":
-            trap = next(c for c in s["encounter"]["cards"] if c["code"] == code)
-            return f"Deactivate {pretty(code)} (needs intelligence {trap['value']})"
-        if kind == "take":
-            total = sum(t["value"] for t in _enc_cards(s, "trap"))
-            return f"Take {pretty(code)} — active traps deal {total}"
-        if kind == "retreat":
-            to = action["to"]
-            if action.get("keep"):
-                return f"Retreat to {cell_name(to)} keeping the traps"
-            if s["phase"] == "combat":
-                return f"Retreat to {cell_name(to)} (room suspended)"
-            return f"Retreat to {cell_name(to)}"
-        if kind == "exit":
-            return f"Leave the dungeon with {s['stats']['gold']} gold"
-    except (KeyError, IndexError, TypeError, StopIteration, InvalidAction):
-        pass
-    return str(kind)
 
 
 # --------------------------------------------------------------------------------------------
