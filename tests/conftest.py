@@ -22,10 +22,86 @@ VERSION_RE = re.compile(r'name="version" value="(\d+)"')
 FAST_FOLDERS = {"engine", "web"}
 NOT_FAST = ("postgres", "redis", "e2e", "slow")
 
+# The tests marked ``slow`` here: many seconds each (whole random games, property tests of many
+# examples, route fuzzing, other processes). Listed in one place, by node id, so that the quick
+# set is read at a glance; an id is a file, a class, a test or one of its parameters. Each game's
+# rules and pages keep their example tests (and a first seed of a parametrized random game) in the
+# quick set; the full run runs everything. tests/web/test_quick_set.py checks every id names tests.
+SLOW = (
+    # engine: property tests and many whole random games
+    "tests/engine/test_bots.py::test_dungeon_of_doom_bots_on_random_maps",
+    "tests/engine/test_bots.py::test_a_normal_dungeon_of_doom_bot_alone_escapes_with_the_gold",
+    "tests/engine/test_clear_the_dungeon.py::TestProperties",
+    "tests/engine/test_dungeon_cards_properties.py",
+    "tests/engine/test_dungeon_of_doom_props.py",
+    "tests/engine/test_hebracs_dungeon_properties.py",
+    "tests/engine/test_shuffle_and_doom.py::test_random_play_ends_round_trips_and_replays",
+    "tests/engine/test_shuffle_and_doom.py::test_random_actions_are_refused_cleanly_or_legal",
+    "tests/engine/test_loss_warnings.py::test_random_play_warns_only_of_certain_losses_and_never_from_hidden_cards",
+    "tests/engine/test_bots.py::test_every_dungeon_cards_decision_kind_is_answered",
+    "tests/engine/test_bots.py::test_dungeon_cards_bots_choose_a_legal_action[2]",
+    "tests/engine/test_bots.py::test_dungeon_cards_bots_choose_a_legal_action[3]",
+    "tests/engine/test_bots.py::test_dungeon_cards_bots_choose_a_legal_action[4]",
+    "tests/engine/test_bots.py::test_the_same_random_source_gives_the_same_action",
+    "tests/engine/test_bots.py::test_a_dungeon_cards_bot_ignores_the_deck_order_and_other_hands",
+    "tests/engine/test_shuffle_and_doom.py::test_view_never_shows_the_seed_or_unseen_cards[13]",
+    "tests/engine/test_shuffle_and_doom.py::test_view_never_shows_the_seed_or_unseen_cards[26]",
+    "tests/engine/test_shuffle_and_doom.py::test_view_hides_the_reshuffled_order_after_exhaustion[26]",
+    "tests/engine/test_contract_malformed.py::test_malformed_parameters_are_refused_readably_and_change_nothing[hebracs-dungeon-7]",
+    "tests/engine/test_contract_malformed.py::test_malformed_parameters_are_refused_readably_and_change_nothing[hebracs-dungeon-8]",
+    "tests/engine/test_contract_malformed.py::test_malformed_parameters_are_refused_readably_and_change_nothing[shuffle-and-doom-9]",
+    "tests/engine/test_contract_malformed.py::test_malformed_parameters_are_refused_readably_and_change_nothing[dungeon-of-doom-8]",
+    "tests/engine/test_contract_malformed.py::test_malformed_parameters_are_refused_readably_and_change_nothing[dungeon-of-doom-9]",
+    # web: random games played through every page, fuzzing, other processes
+    "tests/web/test_route_fuzz.py::test_fuzz_",
+    "tests/web/test_hostile_pass2_replays.py::TestImportWork::test_a_rebuild_under_gevent_lets_other_greenlets_run",
+    "tests/web/test_sixth_game.py",
+    "tests/web/test_hebracs_dungeon_web.py::test_no_hidden_card_in_any_body[12]",
+    "tests/web/test_dungeon_cards_web.py::TestPage::test_random_games_render_for_every_seat_without_leaking_hands",
+    "tests/web/test_clear_the_dungeon_web.py::test_no_face_down_card_or_deck_order_in_any_body[line B]",
+    "tests/web/test_clear_the_dungeon_web.py::test_no_face_down_card_or_deck_order_in_any_body[2]",
+    "tests/web/test_clear_the_dungeon_web.py::test_no_face_down_card_or_deck_order_in_any_body[3]",
+    "tests/web/test_clear_the_dungeon_web.py::test_no_face_down_card_or_deck_order_in_any_body[4]",
+    "tests/web/test_dungeon_of_doom_web.py::test_no_payload_shows_a_seat_more_than_it_may_know[2]",
+    "tests/web/test_dungeon_of_doom_web.py::test_no_payload_shows_a_seat_more_than_it_may_know[3]",
+    "tests/web/test_dungeon_of_doom_web.py::test_s19_seed_dice_and_start_positions_never_reach_a_client",
+    "tests/web/test_hidden_information.py::test_no_hidden_card_or_seed_in_any_body_or_push[2-5]",
+    "tests/web/test_hidden_information.py::test_no_hidden_card_or_seed_in_any_body_or_push[3-7]",
+    "tests/web/test_hidden_information.py::test_no_hidden_card_or_seed_in_any_body_or_push[4-7]",
+    "tests/web/test_plain_words.py::test_a_solo_game_played_at_random_reads_in_plain_words[2-",
+    "tests/web/test_plain_words.py::test_the_dungeon_of_doom_played_at_random_reads_in_plain_words[2-",
+    "tests/web/test_plain_words.py::test_the_dungeon_of_doom_played_at_random_reads_in_plain_words[3-",
+    "tests/web/test_plain_words.py::test_dungeon_cards_played_at_random_reads_in_plain_words[2]",
+    "tests/web/test_card_names.py::test_a_solo_game_played_at_random_names_its_cards[2-",
+    "tests/web/test_card_names.py::test_a_solo_game_played_at_random_names_its_cards[3-",
+    "tests/web/test_card_names.py::test_dungeon_cards_played_at_random_names_its_cards[2]",
+)
+
+
+def slow_listed(nodeid: str, listed: str) -> bool:
+    """Whether a test's node id is, or is inside, a listed id (a file, class, test or parameter).
+    An id ending in ``_`` or ``-`` is a prefix: ``test_fuzz_`` names every route's fuzz test,
+    ``test_x[2-`` every parameter set of ``test_x`` starting with 2.
+
+    >>> slow_listed("tests/web/t.py::TestA::test_b[1]", "tests/web/t.py::TestA")
+    True
+    >>> slow_listed("tests/web/t.py::test_bc", "tests/web/t.py::test_b")
+    False
+    >>> slow_listed("tests/web/t.py::test_fuzz_index", "tests/web/t.py::test_fuzz_")
+    True
+    >>> slow_listed("tests/web/t.py::test_b[2-big]", "tests/web/t.py::test_b[2-")
+    True
+    """
+    if listed.endswith(("_", "-")):
+        return nodeid.startswith(listed)
+    return nodeid == listed or nodeid.startswith((listed + "::", listed + "["))
+
 
 def pytest_collection_modifyitems(config, items):
     tests_dir = Path(__file__).resolve().parent
     for item in items:
+        if any(slow_listed(item.nodeid, listed) for listed in SLOW):
+            item.add_marker(pytest.mark.slow)
         folder = Path(item.path).resolve().parent
         if folder.parent == tests_dir and folder.name in FAST_FOLDERS:
             if not any(item.get_closest_marker(name) for name in NOT_FAST):
