@@ -48,7 +48,7 @@ def choose_set(s: State, action: dict[str, Any]) -> str:
 
 @_or_its_type
 def diamond_bonus(_s: State, action: dict[str, Any]) -> str:
-    return f"Give {pretty(action.get('card'))} to {action['stat']} (+1)"
+    return f"Give {pretty(action['card'])} to {action['stat']} (+1)"
 
 
 @_or_its_type
@@ -58,7 +58,7 @@ def move(_s: State, action: dict[str, Any]) -> str:
 
 @_or_its_type
 def drink_or_read(s: State, action: dict[str, Any]) -> str:
-    code = action.get("card")
+    code = action["card"]
     card = next(c for c in s["hand"] if c["code"] == code)
     gain = _gain(s, card)
     temporary = s["options"]["temporary_consumables"]
@@ -69,7 +69,7 @@ def drink_or_read(s: State, action: dict[str, Any]) -> str:
 
 @_or_its_type
 def attack(s: State, action: dict[str, Any]) -> str:
-    code = action.get("card")
+    code = action["card"]
     enemy = next(c for c in s["encounter"]["cards"] if c["code"] == code)
     return f"Attack {pretty(code)} (strength {enemy['strength']})"
 
@@ -77,12 +77,12 @@ def attack(s: State, action: dict[str, Any]) -> str:
 @_or_its_type
 def trap_opener(s: State, action: dict[str, Any]) -> str:
     total = sum(t["value"] for t in _enc_cards(s, "trap"))
-    return f"Trap opener: take {pretty(action.get('card'))} — traps deal {total} to you and every enemy"
+    return f"Trap opener: take {pretty(action['card'])} — traps deal {total} to you and every enemy"
 
 
 @_or_its_type
 def deactivate(s: State, action: dict[str, Any]) -> str:
-    code = action.get("card")
+    code = action["card"]
     trap = next(c for c in s["encounter"]["cards"] if c["code"] == code)
     return f"Deactivate {pretty(code)} (needs intelligence {trap['value']})"
 
@@ -90,7 +90,7 @@ def deactivate(s: State, action: dict[str, Any]) -> str:
 @_or_its_type
 def take(s: State, action: dict[str, Any]) -> str:
     total = sum(t["value"] for t in _enc_cards(s, "trap"))
-    return f"Take {pretty(action.get('card'))} — active traps deal {total}"
+    return f"Take {pretty(action['card'])} — active traps deal {total}"
 
 
 @_or_its_type
