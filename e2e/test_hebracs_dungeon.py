@@ -86,7 +86,7 @@ def test_deal_a_from_the_first_corner_to_victory_with_a_spectator(page, new_page
     ).to_have_count(0)
     page.reload()  # the game resumes where it was
     expect(page.locator("#enc-title")).to_have_text("Battle in chamber (1,2)")
-    press(page, "Drink 6S")
+    press(page, "Drink 6♠")
     expect(page.locator("#encounter")).to_contain_text("Strength potions +6 (next attack)")
     press(page, "Attack")
     expect(page.locator("#log")).to_contain_text("scores 10 against 10: the enemy is defeated")

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import hashlib
 import random
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import cast
 
@@ -111,6 +113,45 @@ def pretty(code: str, *, joker: str = "joker") -> str:
             return joker
         raise InvalidAction(f"{code!r} is not a card code")
     return text
+
+
+def pretty_all(codes: Sequence[str], *, joiner: str = ", ", joker: str = "joker") -> str:
+    """Several cards as the games write them, joined.
+
+    >>> pretty_all(["9D", "2S", "JK"], joker="the joker"), pretty_all(("AC", "KH"), joiner=" and ")
+    ('9♦, 2♠, the joker', 'A♣ and K♥')
+    """
+    return joiner.join(pretty(code, joker=joker) for code in codes)
+
+
+_CODE_IN_TEXT = re.compile(r"\b(?:10|[2-9AJQK])[SHDC]\b|\bJK\b")
+
+
+def written(text: str) -> str:
+    """A sentence built from card codes, each code written as ``pretty`` writes it: for games
+    whose sentences quote cards from many places, turned at the one place their log is kept.
+
+    >>> written("Attack card 9D + KS: 22 of 30 so far."), written("Declined: JK and 5D go under.")
+    ('Attack card 9♦ + K♠: 22 of 30 so far.', 'Declined: the joker and 5♦ go under.')
+    """
+    return _CODE_IN_TEXT.sub(lambda m: pretty(m.group(0), joker="the joker"), text)
+
+
+# A card as ``pretty`` writes it inside a sentence: rank and suit symbol, or the word "joker".
+_WRITTEN_CARD = re.compile(r"(?<![\w♠♥♦♣])(10|[2-9AJQK])([♠♥♦♣])")
+_SYMBOL_SUITS = {symbol: suit for suit, symbol in SUIT_SYMBOLS.items()}
+
+
+def spoken(text: str) -> str:
+    """A sentence the games wrote (cards as ``pretty`` writes them) in words a listener follows:
+    each card by its name, so a screen reader says "queen of diamonds", not "Q black diamond".
+
+    >>> spoken("You attack 10♠: it is defeated. K♥: put A♦ under the power deck")
+    'You attack 10 of spades: it is defeated. king of hearts: put ace of diamonds under the power deck'
+    >>> spoken("The joker finishes the Q♣")
+    'The joker finishes the queen of clubs'
+    """
+    return _WRITTEN_CARD.sub(lambda m: Card(m.group(1), _SYMBOL_SUITS[m.group(2)]).name, text)
 
 
 def is_card_code(code: object) -> bool:

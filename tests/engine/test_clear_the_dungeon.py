@@ -750,7 +750,7 @@ class TestView:
         assert v["end_turn_cost"] == {"hits": 1, "hits_after": 1, "fatal": False} and v["item_status"] == []
         assert [e["seq"] for e in v["log"]] == list(range(1, len(v["log"]) + 1))  # {seq, text}, as every game
         lines = texts(v["log"])
-        assert "9D on Q♦ (9/12)" in lines and "3S on Q♦ (12/12)" in lines
+        assert "9♦ on Q♦ (9/12)" in lines and "3♠ on Q♦ (12/12)" in lines
         assert "seed" not in json.dumps(v)
 
     def test_the_spectator_view_equals_the_players_peek_included(self):
@@ -762,11 +762,11 @@ class TestView:
         left = act(pending, {"type": "peek_decision", "move_to_top": False})
         assert cd.view(left, "p1")["known_bottom"] == "AC"
         assert cd.view(left, None) == cd.view(left, "p1") | {"seat": None}
-        assert "K♦: the bottom card is AC" in texts(cd.view(left, None)["log"])
-        assert "K♦: AC left at the bottom" in texts(cd.view(left, None)["log"])
+        assert "K♦: the bottom card is A♣" in texts(cd.view(left, None)["log"])
+        assert "K♦: A♣ left at the bottom" in texts(cd.view(left, None)["log"])
         moved = act(pending, {"type": "peek_decision", "move_to_top": True})
         assert cd.view(moved, "p1")["known_bottom"] is None
-        assert "K♦: AC moved to the top" in texts(cd.view(moved, None)["log"])
+        assert "K♦: A♣ moved to the top" in texts(cd.view(moved, None)["log"])
 
     def test_a_peek_stored_before_it_was_public_still_reads(self):
         # States stored by earlier versions kept a K♦ line as {"text", "public"}: every view reads "text".
@@ -787,11 +787,13 @@ class TestView:
         for line in (
             "Joker found in row 7, middle — added to your hand",
             "J♥ revealed in row 7, left",
-            "Turn 1: drew 3D 9C 4S",
+            "Turn 1: drew 3♦, 9♣, 4♠",
+            "The joker on K♣ (10/13)",
+            "9♣ finishes the K♣",
             "K♣ defeated",
             "K♣ becomes an item",
             "Q♦ revealed in row 6, right",
-            "K♣: drew 7D",
+            "K♣: drew 7♦",
         ):
             assert line in log
         s = end_turn(s)
@@ -814,7 +816,7 @@ class TestLabels:
         assert cd.action_label(s, {"type": "end_turn"}) == "End turn: 2 cards become hits (2/5)"
         assert cd.action_label(s, {"type": "resign"}) == "Resign"
         assert cd.action_label(s, {"type": "use_item", "item": "KH", "card": "JK"}) == (
-            "K♥: put joker under the power deck"
+            "K♥: put the joker under the power deck"
         )
         fatal = edited(s, hit_row=["AS", "2S", "3S", "4S"])
         assert cd.action_label(fatal, {"type": "end_turn"}).endswith("— fatal")

@@ -141,7 +141,7 @@ class TestContract:
         for action in R.legal_actions(state, "p1"):
             assert R.action_label(state, action)
         labels = {R.action_label(state, a) for a in R.legal_actions(state, "p1")}
-        assert {"Fight", "Propose a trade", "Drink 2H", "Give up"} <= labels
+        assert {"Fight", "Propose a trade", "Drink 2♥", "Give up"} <= labels
 
     def test_view_choices(self):
         state = situation(position=(1, 1), cells={(1, 1): "cleared"}, inventory=["AC", "5C", "3D", "JH"])

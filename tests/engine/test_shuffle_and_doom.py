@@ -448,7 +448,7 @@ class TestCombat:
         s = act(s, "move", dir="E")
         rejected(s, "attack", card="8D", exc=IllegalAction)
         rejected(s, "attack", card="AS", exc=IllegalAction)
-        with pytest.raises(IllegalAction, match="AS"):
+        with pytest.raises(IllegalAction, match="A♠ is not an enemy"):
             act(s, "attack", card="AS")
 
 
@@ -886,9 +886,9 @@ class TestContract:
 
     def test_card_param_errors_name_the_card(self):
         s = given_state("M1", (3, 3), health=10, hand=["6H"])
-        with pytest.raises(IllegalAction, match="7H"):
+        with pytest.raises(IllegalAction, match="7♥ is not a potion"):
             act(s, "drink", card="7H")
-        with pytest.raises(IllegalAction, match="6H"):
+        with pytest.raises(IllegalAction, match="6♥ is not a book"):
             act(s, "read", card="6H")
 
     def test_view_shape(self):
@@ -949,7 +949,7 @@ class TestContract:
         assert v["multiplier"] == 1 and v["exhaustions"] == 0 and v["result"] is None
         assert all(set(entry) == {"seq", "text"} and isinstance(entry["text"], str) for entry in v["log"])
         s = act(s, "attack", card="QS")
-        assert "You attack QS: its strength drops to 4." in s["log"]
+        assert "You attack Q♠: its strength drops to 4." in s["log"]
         s = act(s, "retreat", to=[3, 3])
         v = sad.view(s, None)
         assert v["suspended"][0]["room"] == room_at(s, 1, 4)

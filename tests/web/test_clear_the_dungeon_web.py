@@ -18,6 +18,7 @@ from bs4 import Tag
 
 import rules_engine
 from rules_engine.cards import Card
+from tests.engine.test_clear_the_dungeon import named_cards
 from tests.page import Page
 from webapp import create_app
 
@@ -177,7 +178,7 @@ def needs(body: str) -> list[tuple[str, str]]:
 
 
 def suit_in_text(body: str, before: str, symbol: str, after: str) -> bool:
-    """Whether a black suit symbol is drawn between these two pieces of text ("K♦: 10", "♣", " moved…")."""
+    """Whether a black suit symbol is drawn between these two pieces of text (": 10", "♣", " moved…")."""
     return any(
         suit.get_text() == symbol
         and str(suit.previous_sibling).endswith(before)
@@ -392,11 +393,14 @@ class TestSpectators:
         assert watcher.act({"type": "peek_decision", "move_to_top": move_to_top}).status_code == 403
         body = body_of(player.act({"type": "peek_decision", "move_to_top": move_to_top}))
         seen = body_of(watcher.board())
+        # The log writes both cards with their suits drawn in colour: "K♦: 10♣ moved to the top".
+        said = [entry.get_text() for entry in Page(seen).select("#log li")]
         if move_to_top:
-            assert suit_in_text(seen, "K♦: 10", "♣", " moved to the top") and "Known bottom card:" not in seen
+            assert "K♦: 10♣ moved to the top" in said and suit_in_text(seen, ": 10", "♣", " moved to the top")
+            assert "Known bottom card:" not in seen
         else:
             assert "Known bottom card:" in body and "Known bottom card:" in seen
-            assert suit_in_text(seen, "K♦: 10", "♣", " left at the bottom")
+            assert "K♦: 10♣ left at the bottom" in said and suit_in_text(seen, ": 10", "♣", " left at the bottom")
 
 
 # --- Hidden information over whole random games ------------------------------------------------
@@ -419,10 +423,10 @@ def assert_card_absent(body: str, code: str, texts: tuple[str, str] | None = Non
 def known_cards(viewer_log: Iterable[str]) -> set[str]:
     """Power cards this viewer may know although they lie in the deck: the K♥ puts a named card
     under it and the K♦ shows the bottom card, both in public (the view's log says so)."""
-    codes = set()
+    codes: set[str] = set()
     for line in viewer_log:
         if line.startswith(("K♥:", "K♦:")):
-            codes.update(re.findall(r"(?<![0-9A-Za-z])(?:10|[2-9A])[SHDC](?![0-9A-Za-z])", line))
+            codes.update(named_cards(line.split(":", 1)[1]))
     return codes
 
 

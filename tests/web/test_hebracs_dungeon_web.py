@@ -308,7 +308,7 @@ class TestStackedGame:
         page = Page(ok(player.act({"type": "attack"})))
         assert page.text("#enc-title") == "Too many treasures" and "You may hold 3." in page.text("#encounter")
         drops = page.select('#encounter button[name="action"][aria-label^="Drop "]')
-        assert [button["aria-label"] for button in drops] == ["Drop 5S", "Drop 7H", "Drop 3C", "Drop JC"]
+        assert [button["aria-label"] for button in drops] == ["Drop 5♠", "Drop 7♥", "Drop 3♣", "Drop J♣"]
         assert [json.loads(button["value"]) for button in drops] == [
             {"type": "drop", "card": card} for card in ("5S", "7H", "3C", "JC")
         ]
@@ -501,7 +501,9 @@ RANK_OF = {"ace": "A", "jack": "J", "queen": "Q", "king": "K"}
 
 
 def cards_in_view(view: dict) -> set[str]:
-    return {r + s for r, s in CODE.findall(json.dumps(view))}
+    """Every card the view names: as a code, or written in a log line ("9♥")."""
+    text = json.dumps(view, ensure_ascii=False)
+    return {r + s for r, s in CODE.findall(text)} | {r + SUIT_OF[s] for r, s in SYMBOL.findall(text)}
 
 
 def cards_on_page(page: str) -> set[str]:

@@ -9,9 +9,12 @@ import jinja2
 from flask import Flask, make_response, render_template, request
 from markupsafe import Markup, escape
 
-from rules_engine.cards import SUIT_SYMBOLS, Card
+from rules_engine.cards import SUIT_SYMBOLS, Card, spoken
 
 CARD_CODE = re.compile(r"\b(10|[2-9AJQK])([SHDC])\b")
+WRITTEN_CARD = re.compile(rf"{CARD_CODE.pattern}|(?<![\w♠♥♦♣])(10|[2-9AJQK])([♠♥♦♣])")
+"""A card in a sentence: its code (presenters quote the view's codes) or as the engine writes it ("Q♠")."""
+SUITS_BY_SYMBOL = {symbol: suit for suit, symbol in SUIT_SYMBOLS.items()}
 
 KEY_NAMES = {"ArrowUp": "↑", "ArrowDown": "↓", "ArrowLeft": "←", "ArrowRight": "→", "Enter": "⏎"}
 
@@ -31,16 +34,27 @@ def keyname(key: str) -> str:
 def pretty_cards(text: str) -> Markup:
     """Log text with card codes shown as rank and coloured suit symbol ("QS" -> "Q♠").
 
-    >>> str(pretty_cards("QS hits <b>"))
-    'Q<span class="suit black">♠</span> hits &lt;b&gt;'
+    >>> str(pretty_cards("QS hits <b>")), str(pretty_cards("10♥ heals"))
+    ('Q<span class="suit black">♠</span> hits &lt;b&gt;', '10<span class="suit red">♥</span> heals')
     """
 
     def symbol(match: re.Match) -> str:
-        rank, suit = match.groups()
+        code_rank, code_suit, written_rank, symbol = match.groups()
+        rank, suit = (code_rank, code_suit) if code_rank else (written_rank, SUITS_BY_SYMBOL[symbol])
         colour = "red" if suit in "HD" else "black"
         return f'{rank}<span class="suit {colour}">{SUIT_SYMBOLS[suit]}</span>'
 
-    return Markup(CARD_CODE.sub(symbol, str(escape(text))))
+    return Markup(WRITTEN_CARD.sub(symbol, str(escape(text))))
+
+
+@functools.lru_cache(maxsize=4096)
+def spoken_cards(text: str) -> str:
+    """Log text for the live region a screen reader speaks: cards by name ("Q♠" -> "queen of spades").
+
+    >>> spoken_cards("You attack 10♠: it is defeated.")
+    'You attack 10 of spades: it is defeated.'
+    """
+    return spoken(text)
 
 
 SEAT_ID = re.compile(r"\bp(\d{1,2})\b")
@@ -93,6 +107,7 @@ def init_app(app: Flask) -> None:
     app.jinja_env.globals["draw_dungeon"] = dungeon_svg
     app.jinja_env.filters["name_seats"] = name_seats
     app.jinja_env.filters["pretty_cards"] = pretty_cards
+    app.jinja_env.filters["spoken_cards"] = spoken_cards
     app.jinja_env.filters["card"] = card
     app.jinja_env.filters["keyname"] = keyname
 

@@ -23,6 +23,7 @@ from ...cards import (
     SUIT_SYMBOLS,  # noqa: F401  (part of this module's vocabulary: the tests read the suits from here)
     check_stacked_deck,
     pretty,
+    pretty_all,
     seeded_rng,
     shuffled,
 )
@@ -140,7 +141,7 @@ def attack_sum(slot: dict[str, Any]) -> int:
 def _check_play(state: dict[str, Any], card: str, target: str, double: bool) -> None:
     """Raise ``IllegalAction`` unless placing ``card`` on ``target`` is legal now (4.2)."""
     if card not in state["hand"]:
-        raise IllegalAction(f"{card} is not in your hand")
+        raise IllegalAction(f"{pretty(card, joker='the joker')} is not in your hand")
     slot = state["dungeon"][target]
     if slot is None:
         raise IllegalAction(f"the place in {place_name(target)} is empty")
@@ -344,7 +345,7 @@ def _check_item(state: dict[str, Any], act: dict[str, Any]) -> None:
         raise IllegalAction(f"you have no {pretty(item)}")
     if item == "KH":
         if act["card"] not in state["hand"]:
-            raise IllegalAction(f"{act['card']} is not in your hand")
+            raise IllegalAction(f"{pretty(act['card'], joker='the joker')} is not in your hand")
     elif item == "KS":
         target = act["target"]
         slot = state["dungeon"][target]
@@ -370,16 +371,16 @@ def _use_item(state: dict[str, Any], act: dict[str, Any]) -> None:
         state["hand"].remove(card)
         state["power_deck"].append(card)
         state["known_bottom"] = card
-        log.append(f"K♥: {card} put under the power deck")
+        log.append(f"K♥: {pretty(card, joker='the joker')} put under the power deck")
     elif item == "KD":
         bottom = state["power_deck"][-1]
         state["pending"] = {"kind": "peek", "card": bottom}
-        log.append(f"K♦: the bottom card is {bottom}")
+        log.append(f"K♦: the bottom card is {pretty(bottom, joker='the joker')}")
     elif item == "KS":
         slot = state["dungeon"][act["target"]]
         slot["attack"][0]["doubled"] = True
         log.append(
-            f"{slot['attack'][0]['card']} doubled by K♠ on {pretty(slot['card'])} "
+            f"{pretty(slot['attack'][0]['card'], joker='The joker')} doubled by K♠ on {pretty(slot['card'])} "
             f"({attack_sum(slot)}/{POWER[slot['card'][:-1]]})"
         )
     else:  # KC
@@ -387,7 +388,7 @@ def _use_item(state: dict[str, Any], act: dict[str, Any]) -> None:
         state["hand"].append(card)
         if not state["power_deck"]:
             state["known_bottom"] = None
-        log.append(f"K♣: drew {card}")
+        log.append(f"K♣: drew {pretty(card, joker='the joker')}")
 
 
 def _decide_peek(state: dict[str, Any], move_to_top: bool) -> None:
@@ -397,12 +398,12 @@ def _decide_peek(state: dict[str, Any], move_to_top: bool) -> None:
     if move_to_top and len(deck) > 1:
         deck.insert(0, deck.pop())
         state["known_bottom"] = None
-        state["log"].append(f"K♦: {card} moved to the top")
+        state["log"].append(f"K♦: {pretty(card, joker='the joker')} moved to the top")
     else:
         # Left in place (or a one-card deck, where top and bottom are the same card).
         state["known_bottom"] = card
         where = "moved to the top" if move_to_top else "left at the bottom"
-        state["log"].append(f"K♦: {card} {where}")
+        state["log"].append(f"K♦: {pretty(card, joker='the joker')} {where}")
 
 
 def _play(state: dict[str, Any], card: str, target: str, double: bool) -> None:
@@ -418,9 +419,9 @@ def _play(state: dict[str, Any], card: str, target: str, double: bool) -> None:
     if len(slot["attack"]) < 3:
         sums = f"({attack_sum(slot)}/{POWER[monster[:-1]]})"
         how = " doubled by K♠" if double else ""
-        log.append(f"{card}{how} on {pretty(monster)} {sums}")
+        log.append(f"{pretty(card, joker='The joker')}{how} on {pretty(monster)} {sums}")
         return
-    log.append(f"{card} finishes the {pretty(monster)}")
+    log.append(f"{pretty(card, joker='The joker')} finishes the {pretty(monster)}")
     state["clear_pile"].extend(a["card"] for a in slot["attack"])
     state["dungeon"][target] = None
     state["defeated"] += 1
@@ -483,7 +484,7 @@ def _start_turn(state: dict[str, Any]) -> None:
     state["hand"].extend(drawn)
     if not deck:
         state["known_bottom"] = None
-    state["log"].append(f"Turn {state['turn']}: drew {' '.join(drawn)}")
+    state["log"].append(f"Turn {state['turn']}: drew {pretty_all(drawn, joker='the joker')}")
 
 
 def _copy(state: dict[str, Any]) -> dict[str, Any]:

@@ -145,7 +145,7 @@ def action_label(state: dict[str, Any], action: dict[str, Any]) -> str:
         # The face-up monster's card names it (each J, Q and K is dealt once); a place in words otherwise.
         on = f"the {pretty(slot['card'])}" if slot is not None and slot["face_up"] else place_name(act["target"])
         doubled = " doubled by K♠" if act["double"] else ""
-        return f"Play {pretty(act['card'])}{doubled} on {on}"
+        return f"Play {pretty(act['card'], joker='the joker')}{doubled} on {on}"
     if kind == "end_turn":
         cost = end_turn_cost(state)
         if cost is None or cost["hits"] == 0:
@@ -158,11 +158,11 @@ def action_label(state: dict[str, Any], action: dict[str, Any]) -> str:
         return "Resign"
     if kind == "peek_decision":
         pending = state["pending"]
-        card = pretty(pending["card"]) if pending else "the bottom card"
+        card = pretty(pending["card"], joker="the joker") if pending else "the bottom card"
         return f"Move {card} to the top" if act["move_to_top"] else f"Leave {card} at the bottom"
     item = act["item"]
     if item == "KH":
-        return f"K♥: put {pretty(act['card'])} under the power deck"
+        return f"K♥: put {pretty(act['card'], joker='the joker')} under the power deck"
     if item == "KD":
         return "K♦: look at the bottom card"
     if item == "KS":

@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from rules_engine import kit
-from rules_engine.cards import is_card_code
+from rules_engine.cards import is_card_code, written
 from rules_engine.errors import IllegalAction, InvalidAction
 from rules_engine.text import counted
 
@@ -229,7 +229,7 @@ def _drink(state: dict[str, Any], _seat: str, action: dict[str, Any]) -> None:
     if state["phase"] == "overflow":
         raise IllegalAction(f"you cannot drink now: {WHY_NOT['overflow']}")
     if card not in state["inventory"]:
-        raise IllegalAction(f"you do not hold {card}")
+        raise IllegalAction(f"you do not hold {written(card)}")
     if data.is_life_potion(card):
         if state["life"] >= state["max_life"]:
             raise IllegalAction("your life is already at its maximum")
@@ -245,9 +245,9 @@ def _drink(state: dict[str, Any], _seat: str, action: dict[str, Any]) -> None:
         state["battle"]["strength"] += data.number(card)
         log(state, f"You drink {card}: +{data.number(card)} to this attack.")
     elif data.is_magic_potion(card):
-        raise IllegalAction(f"{card} is a magic potion: it pays for spells and cannot be drunk")
+        raise IllegalAction(f"{written(card)} is a magic potion: it pays for spells and cannot be drunk")
     else:
-        raise IllegalAction(f"{card} cannot be drunk")
+        raise IllegalAction(f"{written(card)} cannot be drunk")
 
 
 def _call_prisoner(state: dict[str, Any], _seat: str, action: dict[str, Any]) -> None:
@@ -256,7 +256,7 @@ def _call_prisoner(state: dict[str, Any], _seat: str, action: dict[str, Any]) ->
         raise IllegalAction("prisoners cannot join once the attack card is drawn")
     _require(state, ("battle",), "call a prisoner")
     if not data.is_prisoner(card) or card not in state["inventory"]:
-        raise IllegalAction(f"you hold no prisoner {card}")
+        raise IllegalAction(f"you hold no prisoner {written(card)}")
     remove_from_inventory(state, card)
     state["battle"]["prisoners"].append(card)
     log(state, f"The prisoner {card} joins the battle: +3 to every attack.")
@@ -315,7 +315,7 @@ def _drop(state: dict[str, Any], _seat: str, action: dict[str, Any]) -> None:
     _require(state, ("overflow",), "drop a treasure")
     card = action["card"]
     if card not in state["inventory"]:
-        raise IllegalAction(f"you do not hold {card}")
+        raise IllegalAction(f"you do not hold {written(card)}")
     remove_from_inventory(state, card)
     under(state, card)
     state["decision"] = None
@@ -442,7 +442,7 @@ def label(state: dict[str, Any], action: dict[str, Any]) -> str:
     >>> label({}, {"type": "move", "row": 1, "col": 4})
     'Enter chamber (1,4)'
     >>> label({}, {"type": "cast", "spell": "healing", "potions": ["7C"]})
-    'Cast Healing (7C)'
+    'Cast Healing (7♣)'
     """
     kind: Any = action.get("type")
     if kind == "move":
@@ -452,7 +452,7 @@ def label(state: dict[str, Any], action: dict[str, Any]) -> str:
     if kind == "cast":
         spell_id: Any = action.get("spell")  # any JSON value: an unknown one is shown as it is
         spell = data.SPELLS.get(spell_id, {}).get("name", str(spell_id))
-        text = f"Cast {spell} ({' + '.join(action.get('potions', []))})"
+        text = f"Cast {spell} ({written(' + '.join(action.get('potions', [])))})"
         target = action.get("target")
         if target == "next_level":
             text += " to the next level"
@@ -462,9 +462,9 @@ def label(state: dict[str, Any], action: dict[str, Any]) -> str:
             text += " on " + ", ".join(f"({t[0]},{t[1]})" for t in action["targets"])
         return text
     if kind == "offer":
-        return "Offer " + (" + ".join(action["cards"]) or "nothing (Bag of Meres)")
+        return "Offer " + (written(" + ".join(action["cards"])) or "nothing (Bag of Meres)")
     if kind == "buy":
-        text = "Buy with " + (" + ".join(action["gems"]) or "nothing (Bag of Meres)")
+        text = "Buy with " + (written(" + ".join(action["gems"])) or "nothing (Bag of Meres)")
         enc = state.get("encounter") if isinstance(state, dict) else None
         if enc and enc.get("fake_ace"):
             text += " — it will be a fake!"
@@ -472,11 +472,11 @@ def label(state: dict[str, Any], action: dict[str, Any]) -> str:
     if kind == "priestess":
         return "Be healed (she keeps the treasure)" if action.get("choice") == "heal" else "Take the treasure"
     if kind == "drink":
-        return f"Drink {action['card']}"
+        return f"Drink {written(str(action['card']))}"
     if kind == "call_prisoner":
-        return f"Call prisoner {action['card']}"
+        return f"Call prisoner {written(str(action['card']))}"
     if kind == "drop":
-        return f"Drop {action['card']}"
+        return f"Drop {written(str(action['card']))}"
     if kind == "destroy":
         return "Destroy the enemies of " + ", ".join(f"({t[0]},{t[1]})" for t in action["targets"])
     return {

@@ -188,7 +188,7 @@ def meet(state: dict[str, Any], pos: Sequence[int]) -> None:
         if r == "A":
             log(state, f"{card}: the chamber is empty.")
         else:
-            log(state, f"{card} has nothing left to guard here and goes away.")
+            log(state, f"{'Hebrac' if r == 'JK' else card} has nothing left to guard here and goes away.")
         _take_if_any(state, pos)
     elif data.is_black_queen(card):
         if anti:
@@ -220,7 +220,7 @@ def meet(state: dict[str, Any], pos: Sequence[int]) -> None:
             log(state, f"A merchant ({card}) sells {offer} for {enc['price']} gems.")
     else:
         state["encounter"] = _encounter(state, "hebrac", pos)
-        log(state, "Hebrac himself (JK) offers his game: play or decline?")
+        log(state, "Hebrac himself (the joker) offers his game: play or decline?")
 
 
 def _take_if_any(state: dict[str, Any], pos: Sequence[int]) -> None:

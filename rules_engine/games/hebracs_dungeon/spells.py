@@ -9,6 +9,7 @@ from __future__ import annotations
 import typing
 from typing import Any
 
+from rules_engine.cards import written
 from rules_engine.errors import IllegalAction
 from rules_engine.text import counted
 
@@ -91,7 +92,7 @@ def check(state: dict[str, Any], action: dict[str, Any]) -> int:
     potions = action["potions"]
     for card in potions:
         if not data.is_magic_potion(card):
-            raise IllegalAction(f"{card} is not a magic potion (2–10 of clubs)")
+            raise IllegalAction(f"{written(str(card))} is not a magic potion (2–10 of clubs)")
     trade.require_held(state["inventory"], potions)
     points = [magic_points(state, c) for c in potions]
     if spec["scaled"]:

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from rules_engine import kit
-from rules_engine.cards import is_card_code, seeded_rng, shuffled, standard_deck
+from rules_engine.cards import is_card_code, seeded_rng, shuffled, standard_deck, written
 from rules_engine.errors import InvalidAction
 from rules_engine.options import Option
 
@@ -243,8 +243,9 @@ def clone(state: dict[str, Any]) -> dict[str, Any]:
 
 
 def log(state: dict[str, Any], text: str, *, private: bool = False) -> None:
-    """Record an event. ``private`` entries carry what only the player may know (13.3)."""
-    state["log"].append({"text": text, "private": private})
+    """Record an event, its cards written for people ("9♦", not the code "9D"). ``private``
+    entries carry what only the player may know (13.3)."""
+    state["log"].append({"text": written(text), "private": private})
 
 
 # --- the Hand Deck -------------------------------------------------------------------------------

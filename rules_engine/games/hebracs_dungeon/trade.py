@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, cast
 
+from rules_engine.cards import written
 from rules_engine.errors import IllegalAction
 
 from . import data
@@ -55,10 +56,10 @@ def check_payment(cards: list[str], values: list[int], target: int, what: str) -
     total = sum(values)
     case = payment_case(values, target)
     if case == "short" or (case == "none" and target > 0):
-        raise IllegalAction(f"{' + '.join(cards) or 'nothing'} makes {total}: {what} needs {target}")
+        raise IllegalAction(f"{written(' + '.join(cards)) or 'nothing'} makes {total}: {what} needs {target}")
     if case == "spare":
         spare = superfluous_card(cards, values)
-        raise IllegalAction(f"{spare} is superfluous: {what} needs {target} and no change is given")
+        raise IllegalAction(f"{written(spare)} is superfluous: {what} needs {target} and no change is given")
 
 
 def minimal_sets(items: list[tuple[str, int]], target: int) -> list[list[int]]:
@@ -111,7 +112,7 @@ def holds(inventory: list[str], cards: list[str]) -> bool:
 def require_held(inventory: list[str], cards: list[str]) -> None:
     if not holds(inventory, cards):
         missing = [c for c, n in Counter(cards).items() if Counter(inventory)[c] < n]
-        raise IllegalAction(f"you do not hold {', '.join(missing)} (or not that many)")
+        raise IllegalAction(f"you do not hold {written(', '.join(missing))} (or not that many)")
 
 
 def offer_items(inventory: list[str]) -> list[tuple[str, int]]:
@@ -135,7 +136,7 @@ def check_offer(state: dict[str, Any], cards: list[str]) -> None:
     require_held(state["inventory"], cards)
     for card in cards:
         if data.offer_value(card) is None:
-            raise IllegalAction(f"{card} cannot be offered (aces are never traded)")
+            raise IllegalAction(f"{written(card)} cannot be offered (aces are never traded)")
     if has_bag(state):
         if cards:
             raise IllegalAction("with the Bag of Meres the trade costs nothing: offer no card")
@@ -154,7 +155,7 @@ def check_purchase(state: dict[str, Any], gems: list[str]) -> None:
     require_held(state["inventory"], gems)
     for card in gems:
         if not data.is_gem(card):
-            raise IllegalAction(f"{card} is not a gem: merchants take only 2–10 of diamonds")
+            raise IllegalAction(f"{written(card)} is not a gem: merchants take only 2–10 of diamonds")
     if has_bag(state):
         if gems:
             raise IllegalAction("with the Bag of Meres the purchase costs nothing: pay no gem")

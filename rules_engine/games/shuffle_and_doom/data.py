@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Any, cast
 
 from ... import kit
-from ...cards import Card, standard_deck
+from ...cards import Card, pretty_all, standard_deck
 from ...errors import InvalidAction
 from ...options import STACKED_DEAL, Option
 
@@ -97,4 +97,4 @@ def cell_name(pos: Sequence[int]) -> str:
 
 
 def _join(codes: Sequence[str]) -> str:
-    return ", ".join(codes) if codes else "nothing"
+    return pretty_all(codes) if codes else "nothing"

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ... import kit
+from ...cards import pretty, pretty_all
 from ...errors import IllegalAction
 from ...grid import DIRECTION_NAMES, DIRECTIONS, in_bounds, step
 from . import labels
@@ -152,10 +153,15 @@ def _do_swap(s: dict[str, Any], _seat: str, a: dict[str, Any]) -> None:
         raise IllegalAction(f"Positions must be from 1 to {n}.")
     cards = s[a["set"]]
     if _red(cards[i - 1]) == _red(cards[j - 1]):
-        raise IllegalAction(f"{cards[i - 1]} and {cards[j - 1]} have the same colour: swap cards of different colours.")
+        raise IllegalAction(
+            f"{pretty(cards[i - 1])} and {pretty(cards[j - 1])} have the same colour: swap cards of different colours."
+        )
     cards[i - 1], cards[j - 1] = cards[j - 1], cards[i - 1]
     _compute_map(s)
-    s["log"].append(f"You swap {cards[j - 1]} and {cards[i - 1]} in the {a['set']} set: {' '.join(cards)}.")
+    s["log"].append(
+        f"You swap {pretty(cards[j - 1])} and {pretty(cards[i - 1])} in the {a['set']} set: "
+        f"{pretty_all(cards, joiner=' ')}."
+    )
     s["swap_checks"].pop(0)
     _advance_setup(s)
 
@@ -185,12 +191,12 @@ def _do_assign(s: dict[str, Any], _seat: str, a: dict[str, Any]) -> None:
         raise IllegalAction("There is no diamond bonus to assign now.")
     code, stat = a["card"], a["stat"]
     if code not in s["diamonds"]:
-        raise IllegalAction(f"{code} is not a diamond of the chosen set still to assign.")
+        raise IllegalAction(f"{pretty(code)} is not a diamond of the chosen set still to assign.")
     if stat not in STATS:
         raise IllegalAction("A diamond bonus goes to health, attack or intelligence, never to gold.")
     s["diamonds"].remove(code)
     s["stats"][stat] += 1
-    s["log"].append(f"{code} gives +1 {stat}: now {s['stats'][stat]}.")
+    s["log"].append(f"{pretty(code)} gives +1 {stat}: now {s['stats'][stat]}.")
     if not s["diamonds"]:
         _finish_setup(s)
 
@@ -210,7 +216,7 @@ def _hand_card(s: dict[str, Any], code: str, kind: str) -> int:
     for idx, card in enumerate(s["hand"]):
         if card["code"] == code and card["kind"] == kind:
             return idx
-    raise IllegalAction(f"{code} is not a {kind} in your hand.")
+    raise IllegalAction(f"{pretty(code)} is not a {kind} in your hand.")
 
 
 def _do_drink_or_read(s: dict[str, Any], _seat: str, a: dict[str, Any]) -> None:
@@ -228,7 +234,7 @@ def _do_drink_or_read(s: dict[str, Any], _seat: str, a: dict[str, Any]) -> None:
     stats[stat] += gain
     s["returned"].append(card["code"])
     verb = "drink" if drink else "read"
-    s["log"].append(f"You {verb} {card['code']}: {stat.replace('_', ' ')} +{gain}, now {stats[stat]}.")
+    s["log"].append(f"You {verb} {pretty(card['code'])}: {stat.replace('_', ' ')} +{gain}, now {stats[stat]}.")
 
 
 def _enc_card(s: dict[str, Any], code: str, roles: tuple[str, ...], what: str) -> dict[str, Any]:
@@ -236,7 +242,7 @@ def _enc_card(s: dict[str, Any], code: str, roles: tuple[str, ...], what: str) -
     for card in s["encounter"]["cards"] if s["encounter"] else []:
         if card["code"] == code and card["role"] in roles:
             return card
-    raise IllegalAction(f"{code} is not {what} in this room.")
+    raise IllegalAction(f"{pretty(code)} is not {what} in this room.")
 
 
 def _remove(s: dict[str, Any], cards: list[dict[str, Any]]) -> None:
@@ -255,10 +261,10 @@ def _do_attack(s: dict[str, Any], _seat: str, a: dict[str, Any]) -> None:
     enc["attacked_yet"] = True
     if power >= enemy["strength"]:
         _remove(s, [enemy])
-        s["log"].append(f"You attack {enemy['code']}: it is defeated.")
+        s["log"].append(f"You attack {pretty(enemy['code'])}: it is defeated.")
     else:
         enemy["strength"] -= power
-        s["log"].append(f"You attack {enemy['code']}: its strength drops to {enemy['strength']}.")
+        s["log"].append(f"You attack {pretty(enemy['code'])}: its strength drops to {enemy['strength']}.")
     enemies = _enc_cards(s, "enemy")
     if not enemies:
         _settle(s)
@@ -268,7 +274,7 @@ def _do_attack(s: dict[str, Any], _seat: str, a: dict[str, Any]) -> None:
         s["log"].append("The stunned enemies cannot hit back.")
         return
     total = sum(e["strength"] for e in enemies)
-    who = " and ".join(e["code"] for e in enemies)
+    who = pretty_all([e["code"] for e in enemies], joiner=" and ")
     _damage(s, total, f"{who} hit{'s' if len(enemies) == 1 else ''} back", f"{who} hitting back")
 
 
@@ -284,7 +290,9 @@ def _do_opener(s: dict[str, Any], _seat: str, a: dict[str, Any]) -> None:
     _collect(s, item)
     traps = _enc_cards(s, "trap")
     total = sum(t["value"] for t in traps)
-    s["log"].append(f"Trap opener: you take {item['code']} and the traps ({_join([t['code'] for t in traps])}) fire.")
+    s["log"].append(
+        f"Trap opener: you take {pretty(item['code'])} and the traps ({_join([t['code'] for t in traps])}) fire."
+    )
     died = _damage(s, total, "The traps hit you", "the traps")
     defeated = []
     for enemy in _enc_cards(s, "enemy"):
@@ -299,7 +307,7 @@ def _do_opener(s: dict[str, Any], _seat: str, a: dict[str, Any]) -> None:
     s["log"].append(
         f"Defeated: {_join([e['code'] for e in defeated])}. "
         + (
-            "Stunned: " + ", ".join(f"{e['code']} (strength {e['strength']})" for e in survivors) + "."
+            "Stunned: " + ", ".join(f"{pretty(e['code'])} (strength {e['strength']})" for e in survivors) + "."
             if survivors
             else "No enemy survives."
         )
@@ -315,9 +323,9 @@ def _do_deactivate(s: dict[str, Any], _seat: str, a: dict[str, Any]) -> None:
     trap = _enc_card(s, a["card"], ("trap",), "an active trap")
     wits = _intelligence(s)
     if wits < trap["value"]:
-        raise IllegalAction(f"Your intelligence {wits} is below {trap['code']}'s value {trap['value']}.")
+        raise IllegalAction(f"Your intelligence {wits} is below {pretty(trap['code'])}'s value {trap['value']}.")
     _remove(s, [trap])
-    s["log"].append(f"You deactivate {trap['code']}.")
+    s["log"].append(f"You deactivate {pretty(trap['code'])}.")
     _settle(s)
 
 
@@ -327,7 +335,7 @@ def _do_take(s: dict[str, Any], _seat: str, a: dict[str, Any]) -> None:
     enc = s["encounter"]
     traps = _enc_cards(s, "trap")
     total = sum(t["value"] for t in traps)
-    s["log"].append(f"You take {item['code']}: the traps ({_join([t['code'] for t in traps])}) fire.")
+    s["log"].append(f"You take {pretty(item['code'])}: the traps ({_join([t['code'] for t in traps])}) fire.")
     # Ruling 18: the damage lands as the item is taken; a taken potion cannot save you.
     died = _damage(s, total, "The traps hit you", "the traps")
     if died:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...cards import rank_value, seeded_rng, shuffled
+from ...cards import pretty, rank_value, seeded_rng, shuffled
 from ...grid import neighbours
 from .data import CANONICAL, _join, _suit
 
@@ -87,7 +87,7 @@ def _enter(s: dict[str, Any], r: int, c: int) -> None:
     cards = [_make_card(code, value, loot_present) for code, value in drawn]
     s["log"].append(
         f"Room {rid} ({size} cell{'s' if size != 1 else ''}): you find "
-        + _join([f"{card['code']} ({card['role']} {card['value']})" for card in cards])
+        + (", ".join(f"{pretty(card['code'])} ({card['role']} {card['value']})" for card in cards) or "nothing")
         + "."
     )
     s["encounter"] = {"room": rid, "cards": cards, "stunned": False, "attacked_yet": False}

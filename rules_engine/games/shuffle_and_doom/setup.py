@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...cards import check_stacked_deck, seeded_rng, shuffled, standard_deck
+from ...cards import check_stacked_deck, pretty_all, seeded_rng, shuffled, standard_deck
 from ...errors import InvalidAction
 from ...grid import connected_regions
 from .data import CANONICAL, FLAGS, MAX_REDEALS, SETS, SIZE, SWAP_OPTIONS, _red, _suit, cell_name, size_bonus
@@ -127,7 +127,7 @@ def new_game(seed: int, players: list[str], options: dict[str, Any] | None = Non
     log.append(f"A {n}×{n} dungeon is dealt.")
     if redeals:
         log.append("The first deal left the map empty: the cards were reshuffled and dealt again.")
-    log.append(f"Top set: {' '.join(s['top'])}. Side set: {' '.join(s['side'])}.")
+    log.append(f"Top set: {pretty_all(s['top'], joiner=' ')}. Side set: {pretty_all(s['side'], joiner=' ')}.")
     _advance_setup(s)
     return s
 
@@ -178,7 +178,9 @@ def _set_stats(s: dict[str, Any], name: str) -> dict[str, Any]:
 def _finish_setup(s: dict[str, Any]) -> None:
     # Setup step 7: headers go under the deck, top set in column order then side set.
     s["draw"].extend(s["top"] + s["side"])
-    s["log"].append("The header cards go to the bottom of the deck: " + " ".join(s["top"] + s["side"]) + ".")
+    s["log"].append(
+        "The header cards go to the bottom of the deck: " + pretty_all(s["top"] + s["side"], joiner=" ") + "."
+    )
     s["position"] = [1, 1]
     s["phase"] = "explore"
     s["log"].append(f"You step onto {cell_name((1, 1))}.")
