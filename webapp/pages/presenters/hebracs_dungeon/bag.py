@@ -31,8 +31,9 @@ def bag(view: dict, page: Page) -> dict:
         total = len(cards) if gid == "prisoners" else sum(worth[c] for c in cards)
         items = []
         for c in cards:
-            # Strength potions in a battle are offered in the battle panel, with their bonus.
-            button = page.drinks.get(c) if gid == "life" or (gid == "strength" and not fighting) else None
+            # In a battle every potion is offered in the battle panel, with what it adds (one
+            # button per action: the page's ids are the actions').
+            button = page.drinks.get(c) if gid in ("life", "strength") and not fighting else None
             drink = button if page.controls and button and c not in drinkable else None
             if drink:
                 drinkable.add(c)
