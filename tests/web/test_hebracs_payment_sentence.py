@@ -14,7 +14,7 @@ from rules_engine.games.hebracs_dungeon.spells import scaled_units
 from rules_engine.games.hebracs_dungeon.trade import PAYMENT_CASES, payment_case
 from webapp.pages.presenters.hebracs_dungeon.payments import picker
 
-ROUTE = "/hebracs-dungeon/payment"
+ROUTE = "/answers/hebracs-dungeon/payment"
 SCRIPT = Path(__file__).resolve().parents[2] / "static" / "js" / "hebracs_dungeon.js"
 
 OFFER = [("9C", 9, "9 pts"), ("JC", 8, "8 pts"), ("3D", 3, "3 pts"), ("2D", 2, "2 pts")]

@@ -671,10 +671,12 @@ ROUTES: dict[str, Route] = {
     "/daily/<slug>/play": Route("POST", {"name": Field(names)}, examples=45),
     "/replays/import": Route("GET", examples=15),
     "/replays": Route("POST", files=True, examples=60),
-    # A Hebrac's Dungeon card picker asking for the sentence under it as the ticks change.
-    "/hebracs-dungeon/payment": Route("GET", PAYMENT_QUERY, examples=90),
+    # A game page's question (a Hebrac's Dungeon card picker asking for the sentence under it).
+    "/answers/<slug>/<question>": Route("GET", PAYMENT_QUERY, examples=90),
 }
 SLUGS = [e.slug for e in GAMES]
+QUESTIONS = ["payment", "nope", "payment.json", "%00"]
+"""A page question: the one a game asks, then ones no game asks."""
 GARBAGE_IDS = {
     "missing": "A" * 22,
     "long": "x" * 300,
@@ -787,6 +789,8 @@ def requests_to(draw, rule: str):
         req["slug"] = draw(st.sampled_from(SLUGS if near else SLUGS + GARBAGE_SLUGS))
     if "<token>" in rule:
         req["token"] = draw(st.sampled_from(TOKENS[:4] if near else TOKENS))
+    if "<question>" in rule:
+        req["question"] = draw(st.sampled_from(QUESTIONS[:1] if near else QUESTIONS))
     fields = route.fields
     if rule == "/games":  # the chosen game's own fields; the others' only now and then
         game = draw(st.sampled_from(SLUGS))
@@ -868,6 +872,7 @@ def build(world: World, req: dict):
     path_id = game.id if game else GARBAGE_IDS.get(req["game"] or "", "")
     token = world.challenge if req.get("token") == "real" else req.get("token") or ""
     path = req["rule"].replace(GAME_ID, path_id).replace("<slug>", req["slug"] or "").replace("<token>", token)
+    path = path.replace("<question>", req.get("question") or "")
     # Who asks.
     seat, browser, cookie = None, None, None
     if req["client"] == "seated":
@@ -1140,9 +1145,11 @@ test_fuzz_daily_play = fuzz("/daily/<slug>/play", known("/daily/<slug>/play", sl
 test_fuzz_import_form = fuzz("/replays/import")
 test_fuzz_import = fuzz("/replays", known("/replays", files={"file": (b"EXPORT", "game.json")}))
 test_fuzz_payment_sentence = fuzz(
-    "/hebracs-dungeon/payment",
+    "/answers/<slug>/<question>",
     known(
-        "/hebracs-dungeon/payment",
+        "/answers/<slug>/<question>",
+        slug="hebracs-dungeon",
+        question="payment",
         htmx=True,
         fields={"field": "a_cards[]", "target": "10", "noun": "points", "worths": "9C:9,JC:8", "a_cards[]": "9C"},
     ),

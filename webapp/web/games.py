@@ -15,7 +15,7 @@ from ..domain.catalog import BY_SLUG, clean_name, parse_options
 from ..domain.service import Refused
 from ..pages import board as board_renderer
 from ..pages.board import log_seen_param
-from ..pages.presenters.hebracs_dungeon import payment_answer
+from ..pages.presenters import answer_for
 from ..storage.records import StaleVersion
 from .context import browser_key, game_or_404, is_htmx, note_seat, service, store, viewer_seat
 from .limits import ACT, CREATE_GAME, READ, limiter
@@ -182,16 +182,21 @@ def board(game_id: str):
     return board_renderer.board_response(game_id)
 
 
-@bp.get("/hebracs-dungeon/payment")
+@bp.get("/answers/<slug>/<question>")
 @limiter.shared_limit(READ, scope="read")
-def payment_sentence():
-    """The sentence under a Hebrac's Dungeon card picker for the cards ticked now, which the
-    picker asks for as the player ticks them (the engine's payment rule, worded by the presenter)."""
+def page_answer(slug: str, question: str):
+    """A question a game's page asks while the player composes an action (its presenter's
+    ``ANSWERS``), answered from the query alone: read-only and tied to no game, since the page
+    already holds everything it sends and the server checks the action itself when it comes."""
+    entry = BY_SLUG.get(slug)
+    answer = answer_for(entry.template_dir, question) if entry else None
+    if answer is None:
+        abort(404)
     try:
-        answer = payment_answer(request.args, request.args.to_dict(flat=False))
+        fragment = answer(request.args, request.args.to_dict(flat=False))
     except ValueError:
         abort(400)
-    return str(answer), 200, {"Content-Type": "text/html; charset=utf-8"}
+    return str(fragment), 200, {"Content-Type": "text/html; charset=utf-8"}
 
 
 @bp.post("/g/<game_id>/act")

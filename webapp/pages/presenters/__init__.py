@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import functools
 import importlib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import ModuleType
 
@@ -66,6 +66,20 @@ def keys_for(template_dir: str) -> dict:
     digits and letters in order."""
     module = _module(template_dir)
     return dict(getattr(module, "KEYS", {})) if module is not None else {}
+
+
+Answer = Callable[[Mapping[str, str], Mapping[str, Sequence[str]]], object]
+"""A page question's answer: from the query's first values and all its values (a field ticked
+several times), the fragment to show; ``ValueError`` for a question the page never asks."""
+
+
+def answer_for(template_dir: str, question: str) -> Answer | None:
+    """What a game's page asks while the player composes an action, answered without a game (its
+    presenter's ``ANSWERS``: question -> ``Answer``; Hebrac's Dungeon's card pickers ask for the
+    sentence under them as the ticks change), or None when the game asks no such question."""
+    module = _module(template_dir)
+    answers = getattr(module, "ANSWERS", {}) if module is not None else {}
+    return answers.get(question)
 
 
 def present(template_dir: str, scene: Scene) -> dict:

@@ -34,6 +34,9 @@ __all__ = [
     "scaled_words",
 ]
 
+ANSWERS = {"payment": payment_answer}
+"""The page's questions (``presenters.answer_for``): a card picker's sentence for the ticks now."""
+
 MAP_PHASES = ("start_level", "explore")
 """Phases with nothing to face: the page shows no encounter panel."""
 

@@ -1,5 +1,5 @@
 """The sentence under a card picker for the cards ticked now, asked by the page as the player
-ticks them (``GET /hebracs-dungeon/payment``, htmx): the picker's ``ask`` (``payments.picker``)
+ticks them (``GET /answers/hebracs-dungeon/payment``, htmx; ``ANSWERS``): the picker's ``ask`` (``payments.picker``)
 and the ticked cards in, the engine's payment rule worded by ``payments`` out.
 
 Read-only and tied to no game: the page already holds every worth it sends, and the server
