@@ -10,7 +10,7 @@ import pytest
 from rules_engine import kit
 from rules_engine.errors import InvalidAction
 
-GAMES = ("dungeon_cards", "dungeon_of_doom", "shuffle_and_doom")
+GAMES = ("clear_the_dungeon", "dungeon_cards", "dungeon_of_doom", "hebracs_dungeon", "shuffle_and_doom")
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -7,7 +7,8 @@ reach the monster's power, then a finisher of its suit. Defeated kings become on
 Cards left in hand at the end of a turn are hits; the fifth hit loses.
 
 The package: ``data`` (declarations, layout, cards, score), ``play`` (setup, queries, the
-actions and ``apply``/``dump``/``load`` from ``kit.Engine``), ``views`` (views, labels, warnings).
+actions with their labels and ``apply``/``dump``/``load``/``action_label`` from ``kit.Engine``),
+``views`` (views, warnings).
 
 >>> state = new_game(7, ["p1"])
 >>> len(state["hand"]) >= 3, state["turn"], state["status"]
@@ -115,8 +116,20 @@ from .data import (
     slug,
     title,
 )
-from .play import ACTIONS, apply, attack_sum, dump, end_turn_cost, item_status, legal_actions, load, new_game, result
-from .views import action_label, full_view, loss_warning, monster_view, view
+from .play import (
+    ACTIONS,
+    action_label,
+    apply,
+    attack_sum,
+    dump,
+    end_turn_cost,
+    item_status,
+    legal_actions,
+    load,
+    new_game,
+    result,
+)
+from .views import full_view, loss_warning, monster_view, view
 
 # What the platform offers around the game (rules_engine/contract.py): its front-page place, a
 # deal of the day on the standard options, and challenges to a finished game's deal.

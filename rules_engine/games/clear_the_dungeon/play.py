@@ -1,5 +1,6 @@
 """Play: setup, the queries the pages and ``legal_actions`` share, and every action declared once
-(parameters and handler) in the ``kit.Engine`` that gives ``apply``, ``dump`` and ``load``.
+(parameters, handler and button label) in the ``kit.Engine`` that gives ``apply``, ``dump``,
+``load`` and ``action_label``.
 
 >>> s = new_game(5, ["p1"])
 >>> apply(s, "p1", {"type": "dance"})
@@ -10,6 +11,10 @@ rules_engine.errors.InvalidAction: unknown action type: dance
 Traceback (most recent call last):
 ...
 rules_engine.errors.IllegalAction: there is no K♦ decision to make
+>>> action_label(s, {"type": "end_turn"})
+'End turn: 3 cards become hits (3/5)'
+>>> action_label(s, {"type": "use_item", "item": "KC"})
+'K♣: draw a card'
 """
 
 from __future__ import annotations
@@ -555,13 +560,56 @@ def _next_turn_if_done(new: dict[str, Any], act: dict[str, Any]) -> dict[str, An
     return new
 
 
+# --- the buttons' words (each label reads the parsed action) ------------------------------
+
+
+def _play_label(state: dict[str, Any], act: dict[str, Any]) -> str:
+    slot = state["dungeon"][act["target"]]
+    # The face-up monster's card names it (each J, Q and K is dealt once); a place in words otherwise.
+    on = f"the {pretty(slot['card'])}" if slot is not None and slot["face_up"] else place_name(act["target"])
+    doubled = " doubled by K♠" if act["double"] else ""
+    return f"Play {pretty(act['card'], joker='the joker')}{doubled} on {on}"
+
+
+def _end_turn_label(state: dict[str, Any], _act: dict[str, Any]) -> str:
+    cost = end_turn_cost(state)
+    if cost is None or cost["hits"] == 0:
+        return "End turn"
+    count = cost["hits"]
+    fatal = " — fatal" if cost["fatal"] else ""
+    cards = "1 card becomes a hit" if count == 1 else f"{count} cards become hits"
+    return f"End turn: {cards} ({cost['hits_after']}/{MAX_HITS}){fatal}"
+
+
+def _peek_label(state: dict[str, Any], act: dict[str, Any]) -> str:
+    pending = state["pending"]
+    card = pretty(pending["card"], joker="the joker") if pending else "the bottom card"
+    return f"Move {card} to the top" if act["move_to_top"] else f"Leave {card} at the bottom"
+
+
+def _item_label(state: dict[str, Any], act: dict[str, Any]) -> str:
+    item = act["item"]
+    if item == "KH":
+        return f"K♥: put {pretty(act['card'], joker='the joker')} under the power deck"
+    if item == "KD":
+        return "K♦: look at the bottom card"
+    if item == "KS":
+        slot = state["dungeon"][act["target"]]
+        if slot is not None and slot["face_up"] and slot["attack"]:
+            return f"K♠: double the {pretty(slot['attack'][0]['card'])} on the {pretty(slot['card'])}"
+        return f"K♠: double the card in {place_name(act['target'])}"
+    return "K♣: draw a card"
+
+
 _Kind = kit.ActionKind[dict[str, Any]]
 
-# Every action: its parameters (``kit.parse_action``) and what carries it out; a king item's
-# parameters depend on the king.
+# Every action: its parameters (``kit.parse_action``), what carries it out and its button's
+# words; a king item's parameters depend on the king.
 ACTIONS: dict[str, _Kind] = {
     "play": _Kind(
-        {"card": _CARD, "target": _TARGET, "double": kit.Param(bool, optional=True, default=False)}, _play_card
+        {"card": _CARD, "target": _TARGET, "double": kit.Param(bool, optional=True, default=False)},
+        _play_card,
+        _play_label,
     ),
     "use_item": _Kind(
         kit.Variants(
@@ -575,10 +623,11 @@ ACTIONS: dict[str, _Kind] = {
             "use_item needs an item: KH, KD, KS or KC",
         ),
         _use_item_action,
+        _item_label,
     ),
-    "peek_decision": _Kind({"move_to_top": bool}, _peek_decision),
-    "end_turn": _Kind({}, _end_turn_action),
-    "resign": _Kind({}, _resign),
+    "peek_decision": _Kind({"move_to_top": bool}, _peek_decision, _peek_label),
+    "end_turn": _Kind({}, _end_turn_action, _end_turn_label),
+    "resign": _Kind({}, _resign, "Resign"),
 }
 
 _ENGINE = kit.Engine(
@@ -590,7 +639,9 @@ _ENGINE = kit.Engine(
     not_a_state="not a Clear the Dungeon state",
     # what every action's working copy copies
     state_keys=("power_deck", "hand", "hit_row", "clear_pile", "inventory", "log", "players", "dungeon", "pending"),
+    label_parsed=True,
 )
 apply = _ENGINE.apply
 dump = _ENGINE.dump
 load = _ENGINE.load
+action_label = _ENGINE.action_label

@@ -1,5 +1,5 @@
-"""What the pages show: ``view``, ``full_view``, a monster's picture, button labels and the
-warning before a losing action."""
+"""What the pages show: ``view``, ``full_view``, a monster's picture and the warning before a
+losing action."""
 
 from __future__ import annotations
 
@@ -8,12 +8,11 @@ from typing import Any
 from ... import kit
 from ...cards import (
     SUIT_SYMBOLS,  # noqa: F401  (part of this module's vocabulary: the tests read the suits from here)
-    pretty,
 )
 from .data import _SIDES, LOSING_HIT, MAX_HITS, POSITIONS, POWER, ROW_SIZES, place_name
-from .play import _ENGINE, _card_value, _seat, end_turn_cost, item_status, result
+from .play import _card_value, _seat, end_turn_cost, item_status, result
 
-# --- View, labels, persistence --------------------------------------------------------------
+# --- View, persistence -----------------------------------------------------------------------
 
 
 def view(state: dict[str, Any], seat: str | None) -> dict[str, Any]:
@@ -126,51 +125,6 @@ def monster_view(pos: str, card: str, attack: list[dict[str, Any]]) -> dict[str,
         "needs": "finisher" if len(attack) == 2 else "power",
         "short": max(0, power - total),
     }
-
-
-def action_label(state: dict[str, Any], action: dict[str, Any]) -> str:
-    """A short label for an action, for a button on the web page.
-
-    >>> from .play import new_game
-    >>> s = new_game(5, ["p1"])
-    >>> action_label(s, {"type": "end_turn"})
-    'End turn: 3 cards become hits (3/5)'
-    >>> action_label(s, {"type": "use_item", "item": "KC"})
-    'K♣: draw a card'
-    """
-    act = _ENGINE.parse(action)
-    kind = act["type"]
-    if kind == "play":
-        slot = state["dungeon"][act["target"]]
-        # The face-up monster's card names it (each J, Q and K is dealt once); a place in words otherwise.
-        on = f"the {pretty(slot['card'])}" if slot is not None and slot["face_up"] else place_name(act["target"])
-        doubled = " doubled by K♠" if act["double"] else ""
-        return f"Play {pretty(act['card'], joker='the joker')}{doubled} on {on}"
-    if kind == "end_turn":
-        cost = end_turn_cost(state)
-        if cost is None or cost["hits"] == 0:
-            return "End turn"
-        count = cost["hits"]
-        fatal = " — fatal" if cost["fatal"] else ""
-        cards = "1 card becomes a hit" if count == 1 else f"{count} cards become hits"
-        return f"End turn: {cards} ({cost['hits_after']}/{MAX_HITS}){fatal}"
-    if kind == "resign":
-        return "Resign"
-    if kind == "peek_decision":
-        pending = state["pending"]
-        card = pretty(pending["card"], joker="the joker") if pending else "the bottom card"
-        return f"Move {card} to the top" if act["move_to_top"] else f"Leave {card} at the bottom"
-    item = act["item"]
-    if item == "KH":
-        return f"K♥: put {pretty(act['card'], joker='the joker')} under the power deck"
-    if item == "KD":
-        return "K♦: look at the bottom card"
-    if item == "KS":
-        slot = state["dungeon"][act["target"]]
-        if slot is not None and slot["face_up"] and slot["attack"]:
-            return f"K♠: double the {pretty(slot['attack'][0]['card'])} on the {pretty(slot['card'])}"
-        return f"K♠: double the card in {place_name(act['target'])}"
-    return "K♣: draw a card"
 
 
 # --- Warning before a losing action (the contract's ``loss_warning``) -----------------------

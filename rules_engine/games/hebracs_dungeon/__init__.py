@@ -5,7 +5,7 @@ The contract (``rules_engine.contract.Rules``) plus ``action_label``. Rules:
 to it); the module layout follows its concepts:
 ``data`` (cards, prices, spells, the priestess ranking), ``state`` (zones and options),
 ``flow`` (chambers, encounters, phases, descents), ``treasures``, ``battle``, ``trade``,
-``spells``, ``actions`` (shapes, legality, labels), ``view`` (redaction), ``scoring``.
+``spells``, ``actions`` (shapes with their labels, legality), ``view`` (redaction), ``scoring``.
 
 >>> import rules_engine
 >>> rules = rules_engine.get("hebracs-dungeon")
@@ -17,18 +17,20 @@ to it); the module layout follows its concepts:
 >>> state = rules.apply(state, "p1", {"type": "move", "row": 1, "col": 1})
 >>> state["position"], state["counters"]["turns"]
 ([1, 1], 1)
+>>> action_label(state, {"type": "move", "row": 1, "col": 4})
+'Enter chamber (1,4)'
+>>> action_label(state, {"type": "cast", "spell": "healing", "potions": ["7C"]})
+'Cast Healing (7♣)'
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from rules_engine import kit
 from rules_engine.errors import InvalidAction
 
 from . import actions as _actions
 from . import data  # noqa: F401  (the page templates render rules tables from ``rules.data``)
-from . import flow as _flow
 from . import risks as _risks
 from . import scoring as _scoring
 from . import state as _state
@@ -54,11 +56,6 @@ FRONT_PAGE_PLACE = 30
 DAILY_FORM: dict[str, str] = {}
 CHALLENGES = True
 
-_STATE_KEYS = frozenset(
-    "seat options seed status phase level life base_max_life genie_life_bonus max_life hand_deck "
-    "known_top grid level_effects position inventory encounter battle pending decision counters log".split()
-)
-
 
 def new_game(seed: int, players: list[str], options: dict[str, Any] | None = None) -> dict[str, Any]:
     """A new game: the deck shuffled from the seed (or stacked), level 1 dealt, life full."""
@@ -76,32 +73,9 @@ def legal_actions(state: dict[str, Any], seat: str) -> list[dict[str, Any]]:
     return _actions.legal(state)
 
 
-def _refusal(state: dict[str, Any], seat: str, _action: dict[str, Any]) -> str | None:
-    if seat != state["seat"]:
-        return "you have no seat in this game"
-    if state["status"] != "playing":
-        return "the game is over"
-    return None
-
-
-def _settled(state: dict[str, Any], _action: dict[str, Any]) -> dict[str, Any]:
-    _flow.settle(state)
-    return state
-
-
-_ENGINE = kit.Engine(
-    actions=_actions.ACTIONS,
-    wording=_actions.WORDING,
-    refusal=_refusal,
-    copy=_state.clone,
-    finish=_settled,
-    not_a_state="not a saved game of Hebrac's Dungeon",
-    state_keys=_STATE_KEYS,
-    exact_keys=True,
-)
-apply = _ENGINE.apply
-dump = _ENGINE.dump
-load = _ENGINE.load
+apply = _actions.ENGINE.apply
+dump = _actions.ENGINE.dump
+load = _actions.ENGINE.load
 
 
 def view(state: dict[str, Any], seat: str | None) -> dict[str, Any]:
@@ -119,9 +93,8 @@ def result(state: dict[str, Any]) -> dict[str, Any] | None:
     return _scoring.result(state)
 
 
-def action_label(state: dict[str, Any], action: dict[str, Any]) -> str:
-    """A short text for a button showing ``action``."""
-    return _actions.label(state, action)
+action_label = _actions.ENGINE.action_label
+"""A short text for a button showing ``action`` (its label declared in ``actions.ACTIONS``)."""
 
 
 def loss_warning(state: dict[str, Any], seat: str, action: dict[str, Any]) -> str | None:

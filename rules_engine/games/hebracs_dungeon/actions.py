@@ -1,4 +1,5 @@
-"""Actions (13.5): checking their shape, applying them, listing the legal ones, naming them.
+"""Actions (13.5): checking their shape, applying them, listing the legal ones, naming them
+(each action's button label is declared with it in ``ACTIONS``).
 
 Shape errors raise ``InvalidAction``; rule errors ``IllegalAction``. Handlers run on a copy of
 the state, so a refusal never changes the caller's state.
@@ -18,6 +19,7 @@ from . import battle, data, flow, spells, trade, treasures
 from .state import (
     cell_at,
     cleared_count,
+    clone,
     descent_threshold,
     end,
     heal,
@@ -326,38 +328,114 @@ def _resign(state: dict[str, Any], _seat: str, action: dict[str, Any]) -> None:
     end(state, "resigned")
 
 
+# --- the buttons' words (each label reads the action as given) -----------------------------------
+
+
+def _chamber_words(chamber: list[int]) -> str:
+    return f"({chamber[0]},{chamber[1]})"
+
+
+def _cast_label(_state: dict[str, Any], action: dict[str, Any]) -> str:
+    spell_id: Any = action.get("spell")  # any JSON value: an unknown one is shown as it is
+    spell = data.SPELLS.get(spell_id, {}).get("name", str(spell_id))
+    text = f"Cast {spell} ({written(' + '.join(action.get('potions', [])))})"
+    target = action.get("target")
+    if target == "next_level":
+        text += " to the next level"
+    elif target is not None:
+        text += f" on {_chamber_words(target)}"
+    if action.get("targets"):
+        text += " on " + ", ".join(_chamber_words(t) for t in action["targets"])
+    return text
+
+
+def _buy_label(state: dict[str, Any], action: dict[str, Any]) -> str:
+    text = "Buy with " + (written(" + ".join(action["gems"])) or "nothing (Bag of Meres)")
+    enc = state.get("encounter") if isinstance(state, dict) else None
+    if enc and enc.get("fake_ace"):
+        text += " — it will be a fake!"
+    return text
+
+
+def _card_label(verb: str) -> kit.Label:
+    return lambda _state, action: f"{verb} {written(str(action['card']))}"
+
+
 _Kind = kit.ActionKind[dict[str, Any]]
 
-# Every action: its parameters (``kit.parse_action``; a spell's depend on the spell) and what
-# carries it out.
+# Every action: its parameters (``kit.parse_action``; a spell's depend on the spell), what
+# carries it out and its button's words.
 ACTIONS: dict[str, _Kind] = {
-    "move": _Kind({"row": _WHOLE, "col": _WHOLE}, _move),
-    "descend": _Kind({}, _descend),
-    "fight": _Kind({}, _fight),
-    "propose_trade": _Kind({}, _propose_trade),
-    "offer": _Kind({"cards": _cards}, _offer),
-    "buy": _Kind({"gems": _cards}, _buy),
-    "decline": _Kind({}, _decline),
-    "priestess": _Kind(
-        {"choice": kit.Param(("heal", "treasure"), "'choice' must be 'heal' or 'treasure'")}, _priestess
+    "move": _Kind({"row": _WHOLE, "col": _WHOLE}, _move, lambda _s, a: f"Enter chamber ({a['row']},{a['col']})"),
+    "descend": _Kind({}, _descend, "Go down to the next level"),
+    "fight": _Kind({}, _fight, "Fight"),
+    "propose_trade": _Kind({}, _propose_trade, "Propose a trade"),
+    "offer": _Kind(
+        {"cards": _cards},
+        _offer,
+        lambda _s, a: "Offer " + (written(" + ".join(a["cards"])) or "nothing (Bag of Meres)"),
     ),
-    "play": _Kind({}, _play),
-    "attack": _Kind({}, _attack),
-    "finish_attack": _Kind({}, _finish_attack),
-    "drink": _Kind({"card": _card}, _drink),
-    "call_prisoner": _Kind({"card": _card}, _call_prisoner),
+    "buy": _Kind({"gems": _cards}, _buy, _buy_label),
+    "decline": _Kind({}, _decline, "Decline"),
+    "priestess": _Kind(
+        {"choice": kit.Param(("heal", "treasure"), "'choice' must be 'heal' or 'treasure'")},
+        _priestess,
+        lambda _s, a: "Be healed (she keeps the treasure)" if a.get("choice") == "heal" else "Take the treasure",
+    ),
+    "play": _Kind({}, _play, "Play Hebrac's game"),
+    "attack": _Kind({}, _attack, "Attack"),
+    "finish_attack": _Kind({}, _finish_attack, "Finish the attack"),
+    "drink": _Kind({"card": _card}, _drink, _card_label("Drink")),
+    "call_prisoner": _Kind({"card": _card}, _call_prisoner, _card_label("Call prisoner")),
     "cast": _Kind(
         kit.Variants(
             "spell", {spell: _SPELL_PARAMS.get(spell, _SPELL_ONLY) for spell in data.SPELLS}, "unknown spell {value!r}"
         ),
         _cast,
+        _cast_label,
     ),
-    "peek": _Kind({"row": _WHOLE, "col": _WHOLE}, _peek),
-    "stop_peeking": _Kind({}, _stop_peeking),
-    "destroy": _Kind({"targets": _chambers}, _destroy),
-    "drop": _Kind({"card": _card}, _drop),
-    "resign": _Kind({}, _resign),
+    "peek": _Kind({"row": _WHOLE, "col": _WHOLE}, _peek, lambda _s, a: f"Peek into ({a['row']},{a['col']})"),
+    "stop_peeking": _Kind({}, _stop_peeking, "Stop peeking"),
+    "destroy": _Kind(
+        {"targets": _chambers},
+        _destroy,
+        lambda _s, a: "Destroy the enemies of " + ", ".join(_chamber_words(t) for t in a["targets"]),
+    ),
+    "drop": _Kind({"card": _card}, _drop, _card_label("Drop")),
+    "resign": _Kind({}, _resign, "Give up"),
 }
+
+
+_STATE_KEYS = frozenset(
+    "seat options seed status phase level life base_max_life genie_life_bonus max_life hand_deck "
+    "known_top grid level_effects position inventory encounter battle pending decision counters log".split()
+)
+
+
+def _refusal(state: dict[str, Any], seat: str, _action: dict[str, Any]) -> str | None:
+    if seat != state["seat"]:
+        return "you have no seat in this game"
+    if state["status"] != "playing":
+        return "the game is over"
+    return None
+
+
+def _settled(state: dict[str, Any], _action: dict[str, Any]) -> dict[str, Any]:
+    flow.settle(state)
+    return state
+
+
+# The game's ``apply``, ``dump``, ``load`` and ``action_label``, built from ``ACTIONS``.
+ENGINE = kit.Engine(
+    actions=ACTIONS,
+    wording=WORDING,
+    refusal=_refusal,
+    copy=clone,
+    finish=_settled,
+    not_a_state="not a saved game of Hebrac's Dungeon",
+    state_keys=_STATE_KEYS,
+    exact_keys=True,
+)
 
 
 # --- legal actions -------------------------------------------------------------------------------
@@ -431,62 +509,3 @@ def legal(state: dict[str, Any]) -> list[dict[str, Any]]:
     out += spell_candidates(state)
     out.append({"type": "resign"})
     return out
-
-
-# --- labels ----------------------------------------------------------------------------------------
-
-
-def label(state: dict[str, Any], action: dict[str, Any]) -> str:
-    """A short button text for an action.
-
-    >>> label({}, {"type": "move", "row": 1, "col": 4})
-    'Enter chamber (1,4)'
-    >>> label({}, {"type": "cast", "spell": "healing", "potions": ["7C"]})
-    'Cast Healing (7♣)'
-    """
-    kind: Any = action.get("type")
-    if kind == "move":
-        return f"Enter chamber ({action['row']},{action['col']})"
-    if kind == "peek":
-        return f"Peek into ({action['row']},{action['col']})"
-    if kind == "cast":
-        spell_id: Any = action.get("spell")  # any JSON value: an unknown one is shown as it is
-        spell = data.SPELLS.get(spell_id, {}).get("name", str(spell_id))
-        text = f"Cast {spell} ({written(' + '.join(action.get('potions', [])))})"
-        target = action.get("target")
-        if target == "next_level":
-            text += " to the next level"
-        elif target is not None:
-            text += f" on ({target[0]},{target[1]})"
-        if action.get("targets"):
-            text += " on " + ", ".join(f"({t[0]},{t[1]})" for t in action["targets"])
-        return text
-    if kind == "offer":
-        return "Offer " + (written(" + ".join(action["cards"])) or "nothing (Bag of Meres)")
-    if kind == "buy":
-        text = "Buy with " + (written(" + ".join(action["gems"])) or "nothing (Bag of Meres)")
-        enc = state.get("encounter") if isinstance(state, dict) else None
-        if enc and enc.get("fake_ace"):
-            text += " — it will be a fake!"
-        return text
-    if kind == "priestess":
-        return "Be healed (she keeps the treasure)" if action.get("choice") == "heal" else "Take the treasure"
-    if kind == "drink":
-        return f"Drink {written(str(action['card']))}"
-    if kind == "call_prisoner":
-        return f"Call prisoner {written(str(action['card']))}"
-    if kind == "drop":
-        return f"Drop {written(str(action['card']))}"
-    if kind == "destroy":
-        return "Destroy the enemies of " + ", ".join(f"({t[0]},{t[1]})" for t in action["targets"])
-    return {
-        "descend": "Go down to the next level",
-        "fight": "Fight",
-        "propose_trade": "Propose a trade",
-        "decline": "Decline",
-        "play": "Play Hebrac's game",
-        "attack": "Attack",
-        "finish_attack": "Finish the attack",
-        "stop_peeking": "Stop peeking",
-        "resign": "Give up",
-    }.get(kind, str(kind))

@@ -254,7 +254,7 @@ def _choices(state: dict[str, Any]) -> dict[str, Any]:
     if "stone_statue" in cast:
         targets["stone_statue"] = spells.stone_statue_targets(state)
     return {
-        "actions": [{"action": a, "label": actions.label(state, a)} for a in legal],
+        "actions": [{"action": a, "label": actions.ENGINE.action_label(state, a)} for a in legal],
         "potions": [{"card": c, "points": p} for c, p in spells.potion_items(state)],
         "gems": [c for c in inventory if data.is_gem(c)],
         "offer_cards": [{"card": c, "value": v} for c, v in trade.offer_items(inventory)],
