@@ -1,6 +1,11 @@
 """Play: ``new_game``, what may be done now (``legal_actions`` and the rules' refusals), and
-every action declared once (parameters and handler) in the ``kit.Engine`` that gives ``apply``,
-``dump`` and ``load``."""
+every action declared once (parameters, handler and button label) in the ``kit.Engine`` that
+gives ``apply``, ``dump``, ``load`` and ``action_label``.
+
+>>> s = new_game(3, ["p1", "p2"], {"start_positions": {"p1": [5, 4], "p2": [5, 5]}})
+>>> [action_label(s, a) for a in legal_actions(s, "p1")]
+['Move west', 'Pick up the lantern', 'Attack p2 (east)', 'End turn', 'Leave the game']
+"""
 
 from __future__ import annotations
 
@@ -413,9 +418,3 @@ apply = _ENGINE.apply
 dump = _ENGINE.dump
 load = _ENGINE.load
 action_label = _ENGINE.action_label
-"""A button's words for ``action`` in this state (its declared label).
-
->>> s = new_game(3, ["p1", "p2"], {"start_positions": {"p1": [5, 4], "p2": [5, 5]}})
->>> [action_label(s, a) for a in legal_actions(s, "p1")]
-['Move west', 'Pick up the lantern', 'Attack p2 (east)', 'End turn', 'Leave the game']
-"""
