@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -109,9 +110,23 @@ def pytest_collection_modifyitems(config, items):
                 item.add_marker(pytest.mark.fast)
 
 
+@pytest.fixture(scope="session")
+def migrated_database(tmp_path_factory):
+    """A SQLite file the migrations have already run on, made once per run: each test's database
+    starts as a copy of it (running the migrations was most of an app's start in a test)."""
+    from webapp import create_app
+
+    path = tmp_path_factory.mktemp("template") / "delve.sqlite3"
+    made = create_app({"TESTING": True, "DATABASE_URL": f"sqlite:///{path}"})
+    made.extensions["delve_store"].engine.dispose()  # the last connection folds the WAL back in
+    return path
+
+
 @pytest.fixture
-def db_url(tmp_path):
-    return f"sqlite:///{tmp_path / 'delve.sqlite3'}"
+def db_url(tmp_path, migrated_database):
+    path = tmp_path / "delve.sqlite3"
+    shutil.copyfile(migrated_database, path)
+    return f"sqlite:///{path}"
 
 
 @pytest.fixture
