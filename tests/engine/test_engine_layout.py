@@ -6,6 +6,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from tests.helpers.layout import import_circles
+
 ROOT = Path(__file__).resolve().parents[2] / "rules_engine"
 MAX_LINES = 700
 
@@ -39,22 +41,7 @@ def imports_at_load(path: Path, modules: set[str]) -> set[str]:
 def test_no_import_circle_in_the_engine():
     paths = {module_name(p): p for p in ROOT.rglob("*.py")}
     graph = {name: imports_at_load(path, set(paths)) for name, path in paths.items()}
-    circles = []
-    state: dict[str, str] = {}
-
-    def visit(name: str, trail: list[str]) -> None:
-        state[name] = "open"
-        for other in sorted(graph[name]):
-            if state.get(other) == "open":
-                circles.append(trail[trail.index(other) :] + [name, other] if other in trail else [name, other])
-            elif other not in state:
-                visit(other, [*trail, name])
-        state[name] = "done"
-
-    for name in sorted(graph):
-        if name not in state:
-            visit(name, [])
-    assert circles == []
+    assert import_circles(graph) == []
 
 
 def test_no_engine_module_is_over_700_lines():
