@@ -8,34 +8,18 @@ from __future__ import annotations
 import socket
 import time
 
-import pytest
-
-from tests.web.test_classic import Client, free_range, join_code, seated, table_with_classic
+from tests.web import test_classic
+from tests.web.test_classic import Client, join_code, seated, table_with_classic
 from tests.web.test_dungeon_of_doom_web import Table
 from webapp.adapters import classic
 from webapp.storage.schema import games as games_table
 from webapp.storage.schema import seats as seats_table
 
+# The classic gateway's fixtures: an app taking classic clients on free ports, and its gateway.
+app = test_classic.app
+gateway = test_classic.gateway
+
 FORCED = {"start_positions": {"p1": [3, 4], "p2": [1, 1], "p3": [2, 3]}}
-
-
-@pytest.fixture
-def app(db_url):
-    from webapp import create_app
-
-    app = create_app(
-        {"TESTING": True, "DATABASE_URL": db_url, "CLASSIC_PORTS": free_range(), "CLASSIC_BIND": "127.0.0.1"}
-    )
-    gateway = app.extensions["delve_classic"]
-    gateway.hello_wait = 0.3
-    yield app
-    gateway.close()
-    app.extensions["delve_store"].engine.dispose()
-
-
-@pytest.fixture
-def gateway(app):
-    return app.extensions["delve_classic"]
 
 
 def names(table) -> list[str]:
