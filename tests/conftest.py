@@ -99,10 +99,20 @@ def slow_listed(nodeid: str, listed: str) -> bool:
     return nodeid == listed or nodeid.startswith((listed + "::", listed + "["))
 
 
+MEASURED_SLOW = Path(__file__).resolve().parent / "slow_measured.txt"
+"""Engine and web tests measured over the quick set's budget (``scripts/measure_quick_set.py``)."""
+
+
+def measured_slow() -> frozenset[str]:
+    lines = MEASURED_SLOW.read_text(encoding="utf-8").splitlines() if MEASURED_SLOW.exists() else []
+    return frozenset(line for line in lines if line and not line.startswith("#"))
+
+
 def pytest_collection_modifyitems(config, items):
     tests_dir = Path(__file__).resolve().parent
+    over_budget = measured_slow()
     for item in items:
-        if any(slow_listed(item.nodeid, listed) for listed in SLOW):
+        if item.nodeid in over_budget or any(slow_listed(item.nodeid, listed) for listed in SLOW):
             item.add_marker(pytest.mark.slow)
         folder = Path(item.path).resolve().parent
         if folder.parent == tests_dir and folder.name in FAST_FOLDERS:
