@@ -74,6 +74,14 @@ seats = Table(
     Column("bot_played", Integer, nullable=False, server_default="0"),
 )
 
+
+def new_seat(game_id: str, seat: str, name: str, token_hash: str, now: float, **more) -> dict:
+    """The row of a seat taken at ``now`` (not yet connected); ``more`` sets the other columns
+    (``gone``, ``origin``, ``bot`` …)."""
+    row = {"game_id": game_id, "seat": seat, "name": name, "token_hash": token_hash}
+    return {**row, "joined_at": now, "connected": 0, "last_seen": now, "gone": 0, **more}
+
+
 # Which process drives a running table's bots, and until when (webapp/domain/bots.py): exactly one at a
 # time; a crashed process's lease runs out and another takes the table over.
 bot_leases = Table(

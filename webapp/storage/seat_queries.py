@@ -10,7 +10,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
 from .records import _SEAT_HASHES, _SEATS, _SEEN, SeatRecord, _bump, _seat_number
-from .schema import games, seats
+from .schema import games, new_seat, seats
 
 
 class SeatQueries:
@@ -79,21 +79,10 @@ class SeatQueries:
                     )
                     if claimed.rowcount != 1:
                         continue  # nothing written yet: try the next number
-                    conn.execute(
-                        insert(seats).values(
-                            game_id=game_id,
-                            seat=seat,
-                            name=name,
-                            token_hash=token_hash,
-                            joined_at=now,
-                            connected=0,
-                            last_seen=now,
-                            gone=0,
-                            origin=origin,
-                            bot=bot,
-                            bot_played=1 if bot else 0,
-                        )
+                    row = new_seat(
+                        game_id, seat, name, token_hash, now, origin=origin, bot=bot, bot_played=int(bool(bot))
                     )
+                    conn.execute(insert(seats).values(row))
                     revision = _bump(conn, game_id)
                 return seat, revision
             except IntegrityError:

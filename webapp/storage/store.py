@@ -31,7 +31,7 @@ from .records import (
     _seat_number,
     new_game_id,
 )
-from .schema import actions, chat, games, seats
+from .schema import actions, chat, games, new_seat, seats
 from .seat_queries import SeatQueries
 
 
@@ -80,18 +80,7 @@ class Store(SeatQueries, BotQueries, ChatQueries):
                 )
             )
             for seat, (name, token_hash) in seat_tokens.items():
-                conn.execute(
-                    insert(seats).values(
-                        game_id=game_id,
-                        seat=seat,
-                        name=name,
-                        token_hash=token_hash,
-                        joined_at=now,
-                        connected=0,
-                        last_seen=now,
-                        gone=0,
-                    )
-                )
+                conn.execute(insert(seats).values(new_seat(game_id, seat, name, token_hash, now)))
         return game_id
 
     @staticmethod
@@ -215,18 +204,9 @@ class Store(SeatQueries, BotQueries, ChatQueries):
                 )
             )
             for index, seat in enumerate(players):
-                conn.execute(
-                    insert(seats).values(
-                        game_id=game_id,
-                        seat=seat,
-                        name=names[seat],
-                        token_hash=placeholder_hash,
-                        joined_at=now + index * 1e-6,
-                        connected=0,
-                        last_seen=now,
-                        gone=1,
-                    )
-                )
+                joined = now + index * 1e-6  # seats keep their order
+                row = new_seat(game_id, seat, names[seat], placeholder_hash, joined, last_seen=now, gone=1)
+                conn.execute(insert(seats).values(row))
             if moves:
                 conn.execute(
                     _LOG_ACTION,
