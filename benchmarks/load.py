@@ -137,9 +137,16 @@ class Seat:
             if version is not None and revision is not None and revision >= self.revision:
                 self.version, self.revision, self.body = version, revision, body
 
-    def on_changed(self, revision: int, at: float, html: str | None = None) -> None:
+    def on_changed(self, revision: int, at: float, html: str | None = None, version: int | None = None) -> None:
         if html is not None:  # a pushed board: the page has it without asking
             self.remember(html)
+            return
+        if version is not None:  # the board it shows is unchanged at this revision (delve.js: same)
+            with self.lock:
+                if revision > self.revision:
+                    self.revision = revision
+                    if self.version >= 0:
+                        self.version = version
             return
         with self.lock:
             if revision <= self.revision or self.game.run.closed:
@@ -271,7 +278,9 @@ class Game:
                 self.turn = (self.turn + 1) % SEATS
             return
         seat.acted(None)
-        if response.status_code == 422:
+        if response.status_code == 503:  # refused for overload: nothing happened; the next tick tries again
+            self.run.refused_latencies.append(elapsed)
+        elif response.status_code == 422:
             self.run.latencies_illegal.append(elapsed)
         elif response.status_code == 409:
             seat.fetch()
@@ -299,6 +308,7 @@ class Run:
         self.statuses: dict[tuple, int] = {}
         self.latencies: list[float] = []
         self.latencies_illegal: list[float] = []
+        self.refused_latencies: list[float] = []  # 503: refused for overload
         self.duplicate_acks = 0
         self.errors: list[str] = []  # the first few client-side errors, for the log
         self.closed = False
@@ -320,6 +330,7 @@ class Run:
             self.statuses.clear()
             self.errors.clear()
         self.latencies.clear()
+        self.refused_latencies.clear()
         stop = threading.Event()
         start_at = time.monotonic() + 0.5
         threads = [threading.Thread(target=g.drive, args=(stop, start_at), daemon=True) for g in self.games]
@@ -427,8 +438,29 @@ def ms(samples: list[float], p: float) -> float:
     return percentile(samples, p) * 1000 if samples else float("nan")
 
 
+def server_counts(urls: list[str]) -> dict:
+    """The servers' own counts (``/readyz``: pushes and refused actions), summed over processes."""
+    total: dict = {}
+    for url in urls:
+        ready = requests.get(url + "/readyz", timeout=10).json()
+        for key, value in [
+            *ready.get("pushes", {}).items(),
+            ("refused", ready.get("load", {}).get("actions_refused", 0)),
+        ]:
+            if isinstance(value, int):
+                total[key] = total.get(key, 0) + value
+    return total
+
+
 def run_point(
-    setup: str, games: int, seconds: float, services, workdir: Path, worker: str, boards: bool = True
+    setup: str,
+    games: int,
+    seconds: float,
+    services,
+    workdir: Path,
+    worker: str,
+    boards: bool = True,
+    processes: int | None = None,
 ) -> dict:
     from webapp.storage.store import Store
 
@@ -452,7 +484,7 @@ def run_point(
         url, redis_url, count = (
             services["postgres"].create_database(f"load_{games}_{int(time.time())}"),
             services["redis"].url,
-            2,
+            processes or 2,
         )
     servers = [
         Server(
@@ -476,10 +508,13 @@ def run_point(
         prepared = time.monotonic() - t
         pids = [pid for s in servers for pid in s.pids()]
         generator = psutil.Process()
+        counts0 = server_counts([s.url for s in servers])
         gen_cpu0 = sum(generator.cpu_times()[:2])
         with Usage(pids) as usage:
             wall = run.play(seconds)
         gen_cpu = (sum(generator.cpu_times()[:2]) - gen_cpu0) / wall * 100
+        counts1 = server_counts([s.url for s in servers])
+        counts = {key: counts1.get(key, 0) - counts0.get(key, 0) for key in counts1}
         load = os.getloadavg()[0]
         store = Store(url)
         lost, duplicated, unknown, server_actions = check_log(store, run)
@@ -487,10 +522,14 @@ def run_point(
         pushes = run.push_latencies()
         drops = sum(seat.listener.disconnects for game in run.games for seat in game.seats)
         accepted = len(run.latencies)
-        server_errors = sum(n for (m, s), n in run.statuses.items() if isinstance(s, int) and s >= 500)
+        # A 503 is an action refused for overload (web/overload.py), counted as refused, not as an error.
+        server_errors = sum(n for (m, s), n in run.statuses.items() if isinstance(s, int) and s >= 500 and s != 503)
         client_errors = sum(n for (m, s), n in run.statuses.items() if s == "error")
+        count = len(servers)
         result = {
-            "setup": "1 process, SQLite" if setup == "sqlite" else "2 processes, PostgreSQL + Redis",
+            "setup": "1 process, SQLite"
+            if setup == "sqlite"
+            else f"{count} process{'es' if count > 1 else ''}, PostgreSQL + Redis",
             "worker": worker if boards else f"{worker}, fetch",
             "games": games,
             "seconds": round(wall, 1),
@@ -513,6 +552,13 @@ def run_point(
             "unanswered": unknown,
             "server_actions": server_actions,
             "cpu": usage.cpu_percent,
+            # Server CPU per accepted action (every seat's board and the commit included): the
+            # figure compared with the peer framework's CPU per move.
+            "cpu_ms_per_action": usage.cpu_percent * 10 / (accepted / wall) if accepted else float("nan"),
+            "refused": sum(n for (m, s), n in run.statuses.items() if s == 503),
+            "boards_rendered": counts.get("rendered", 0),
+            "boards_unchanged": counts.get("unchanged", 0),
+            "pushes_coalesced": counts.get("coalesced", 0) + counts.get("skipped", 0),
             "rss_mb": usage.peak_rss / 2**20,
             "generator_cpu": gen_cpu,
             "loadavg": load,
@@ -582,7 +628,10 @@ def print_results(title: str, results: list[dict]) -> None:
             "seats dropped",
             "lost",
             "dup",
+            "refused (503)",
+            "boards rendered / unchanged / coalesced",
             "server CPU %",
+            "CPU ms per action",
             "server RSS MB",
             "generator CPU %",
             "load avg",
@@ -603,7 +652,10 @@ def print_results(title: str, results: list[dict]) -> None:
                 r.get("server_actions", "-"),
                 r["lost"],
                 r["duplicated"],
+                r.get("refused", "-"),
+                " / ".join(str(r.get(key, "-")) for key in ("boards_rendered", "boards_unchanged", "pushes_coalesced")),
                 round(r["cpu"]),
+                f"{r['cpu_ms_per_action']:.2f}",
                 round(r["rss_mb"]),
                 round(r["generator_cpu"]),
                 round(r["loadavg"], 1),
@@ -625,6 +677,13 @@ def main():
     )
     parser.add_argument("--max-games", type=int, default=400)
     parser.add_argument("--worker", choices=["gevent", "gthread"], default="gevent")
+    parser.add_argument(
+        "--processes",
+        type=int,
+        choices=[1, 2],
+        default=2,
+        help="server processes on PostgreSQL + Redis (default 2; seats alternate between them)",
+    )
     parser.add_argument(
         "--threads", action="store_true", help="run the generator's clients on threads instead of greenlets"
     )
@@ -654,7 +713,9 @@ def main():
             def point(n: int, setup: str = setup, tried: dict[int, dict] = tried) -> dict:
                 if n not in tried:
                     print(f"... {setup}, N={n}, {args.seconds:.0f} s", file=sys.stderr, flush=True)
-                    tried[n] = run_point(setup, n, args.seconds, services, workdir, args.worker, not args.fetch)
+                    tried[n] = run_point(
+                        setup, n, args.seconds, services, workdir, args.worker, not args.fetch, args.processes
+                    )
                     print(json.dumps(tried[n]), file=sys.stderr, flush=True)
                 return tried[n]
 

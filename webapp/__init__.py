@@ -36,7 +36,7 @@ from .realtime.sockets import (
 )
 from .storage.migrate import database_error
 from .storage.store import Store
-from .web import deals, errors, front_page, games, limits, replays, seat_cookies, security, tables
+from .web import deals, errors, front_page, games, limits, overload, replays, seat_cookies, security, tables
 from .web import hall_of_fame as hall_of_fame_page
 
 __all__ = ["create_app", "socketio", "ConfigError"]
@@ -79,6 +79,7 @@ def create_app(config: dict | None = None) -> Flask:
     rendering.init_app(app)
     errors.init_app(app)
     limits.init_app(app)
+    load_gauge = overload.init_app(app)
 
     # Boards are pushed from a background task, so an action's answer never waits for the other
     # pages' renders; tests render them at once, where they can see them.
@@ -120,4 +121,5 @@ def create_app(config: dict | None = None) -> Flask:
         presence.start_background_jobs(app, socketio)
         # The bots' own loop (domain/bots.py): a pass every quarter second, beside the clock's.
         presence.start_bot_loop(app, socketio)
+        socketio.start_background_task(load_gauge.watch, socketio.sleep)
     return app

@@ -121,6 +121,10 @@ def from_environment() -> dict:
         classic_tables_per_address = int(os.environ.get("CLASSIC_TABLES_PER_ADDRESS", "2") or 0)
     except ValueError:
         raise ConfigError("CLASSIC_TABLES_PER_ADDRESS must be a whole number (0: no cap)") from None
+    try:
+        overload_lag_ms = float(os.environ.get("OVERLOAD_LAG_MS", "250") or 0)
+    except ValueError:
+        raise ConfigError("OVERLOAD_LAG_MS must be a number of milliseconds (0: never refuse actions)") from None
     log_level = os.environ.get("LOG_LEVEL", "INFO").upper()
     if log_level not in {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}:
         raise ConfigError(f"LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL, not {log_level!r}")
@@ -149,6 +153,9 @@ def from_environment() -> dict:
         "CLASSIC_CONNECTIONS_PER_ADDRESS": max(0, classic_per_address),
         # Tables one host address may have taking classic clients at a time (each holds a port).
         "CLASSIC_TABLES_PER_ADDRESS": max(0, classic_tables_per_address),
+        # How far behind (ms) this process's loop may fall before new actions are refused with 503
+        # (webapp/web/overload.py); 0: never.
+        "OVERLOAD_LAG_MS": max(0.0, overload_lag_ms),
         # An action form is a few hundred bytes; anything near this limit is not one of ours.
         "MAX_CONTENT_LENGTH": 16 * 1024,
     }

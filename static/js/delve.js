@@ -375,6 +375,15 @@
     var current = game();
     if (!current || message.revision <= currentRevision()) return;
     if (message.refresh) { window.location.reload(); return; }
+    if (message.same === true && typeof message.version === "number") {
+      /* The game moved on, but nothing this page shows changed (another seat's move out of
+         sight): the board stays, and its forms speak for the new version. */
+      current.querySelectorAll('input[name="version"]').forEach(function (input) {
+        input.value = String(message.version);
+      });
+      current.setAttribute("data-revision", String(message.revision));
+      return;
+    }
     if (typeof message.html !== "string") return;
     var info = { elt: current, target: current, pushed: true };
     if (!htmx.trigger(current, "htmx:beforeSwap", info)) return;

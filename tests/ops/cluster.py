@@ -204,7 +204,8 @@ class Listener:
 
         self.on_changed = on_changed  # called (revision, monotonic time) on every "changed", after recording
         # boards: the page takes pushed boards ("board" messages: a revision and the html); then
-        # on_changed is called (revision, monotonic time, html) for each.
+        # on_changed is called (revision, monotonic time, html) for each, and (revision, monotonic
+        # time, None, version) for a board that did not change.
         self.boards = boards
         self.game_id = game_id
         self.presence = presence
@@ -250,7 +251,10 @@ class Listener:
                 self.pushed = max(self.pushed, data["revision"])
             self._cond.notify_all()
         if changed and self.on_changed is not None:
-            if name == "board":
+            if name == "board" and data.get("same") is True:
+                # Nothing the page shows changed: it keeps its board at the new revision and version.
+                self.on_changed(data["revision"], at, None, data.get("version"))
+            elif name == "board":
                 self.on_changed(data["revision"], at, data.get("html"))
             else:
                 self.on_changed(data["revision"], at)

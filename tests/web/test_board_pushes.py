@@ -4,7 +4,9 @@ board over its socket â€” the very body its GET would bring, for its own seat â€
 from __future__ import annotations
 
 import json
+import re
 
+import rules_engine
 from tests.page import Page
 from tests.web.test_dungeon_of_doom_web import Table
 from webapp import socketio
@@ -194,3 +196,42 @@ def test_the_acting_page_gets_the_board_of_a_change_that_landed_after_its_own_ac
     assert events(sio, "board") == []  # its answer was that board
     board_pushes._push(table.game_id, latest, None)  # the round for the later change
     assert [e["revision"] for e in events(sio, "board")] == [latest]
+
+
+def test_a_move_out_of_a_pages_sight_sends_it_the_new_version_not_a_board(app, seat_client):
+    # p1 and p2 at the far ends of the hall: p1's steps and the log lines they make are out of p2's
+    # sight, so p2's board would be drawn from exactly what it was drawn from before.
+    table = Table(
+        app,
+        seat_client,
+        players=2,
+        map_choice="custom",
+        form={"map_text": LONG_HALL},
+        test_options={"start_positions": {"p1": [1, 2], "p2": [3, 10]}},
+    )
+    mover = table.turn_seat()
+    other = "p2" if mover == "p1" else "p1"
+    sio, http = board_socket(table, other)
+    before = get_board(table, http, 0)
+    sio.get_received()
+    rules = rules_engine.get("dungeon-of-doom")
+    state = rules.load(table.store.load(table.game_id).snapshot)
+    move = next(a for a in rules.legal_actions(state, mover) if a["type"] == "move")
+    assert table.act(mover, move).status_code == 200
+    game = table.store.load(table.game_id)
+    assert events(sio, "board") == [{"revision": game.revision, "version": game.version, "same": True}]
+    # What the page keeps is what its GET brings now, but for the revision and the version.
+    after = get_board(table, http, 0)
+    assert after != before
+    assert normalised(after) == normalised(before)
+    # The turn passing changes what every page shows: a whole board again.
+    assert table.act(mover, {"type": "end_turn"}).status_code == 200
+    (pushed,) = events(sio, "board")
+    assert pushed["html"] == get_board(table, http, 0)
+
+
+LONG_HALL = "name Long Hall\nwin 2\n############\n#G.........#\n#..#....#..#\n#..........#\n#....E....G#\n############"
+
+
+def normalised(board: str) -> str:
+    return re.sub(r'(data-revision|name="version" value)="\d+"', r'\1=""', board)

@@ -499,7 +499,17 @@ def test_healthz_and_readyz_answer_on_the_embedded_default(app):
     assert client.get("/healthz").json == {"status": "ok"}
     ready = client.get("/readyz")
     assert ready.status_code == 200
-    assert ready.json == {"status": "ready", "checks": {"database": "ok"}}
+    assert {k: ready.json[k] for k in ("status", "checks")} == {"status": "ready", "checks": {"database": "ok"}}
+    # What an operator reads of the load: the loop's lag, whether actions are refused, the pushes.
+    assert ready.json["load"] == {"lag_ms": 0.0, "limit_ms": 250, "refusing_actions": False, "actions_refused": 0}
+    assert ready.json["pushes"] == {
+        "rendered": 0,
+        "unchanged": 0,
+        "coalesced": 0,
+        "skipped": 0,
+        "pages": 0,
+        "games_behind": 0,
+    }
 
 
 def test_readyz_is_degraded_not_down_when_only_redis_is_missing(db_url):

@@ -66,6 +66,36 @@ def entries_after(entries: list, seen: int | None) -> list:
     return [e for e in entries if e["seq"] > seen]
 
 
+def seat_parts(prefetched) -> tuple[dict, list[play.ActionButton]]:
+    """The view and the buttons of ``prefetched.seat`` (its page's seat; None: a spectator),
+    worked out once for every page of that seat at this revision."""
+    parts = prefetched.parts.get(prefetched.seat)
+    if parts is None:
+        game = prefetched.game
+        keys = keys_for(BY_SLUG[game.record.slug].template_dir)
+        parts = prefetched.parts[prefetched.seat] = (
+            game.rules.view(game.state, prefetched.seat),
+            play.action_buttons(game, prefetched.seat, keys),
+        )
+    return parts
+
+
+def board_inputs(prefetched, page: str) -> tuple | None:
+    """Everything a running game's pushed board is drawn from but its revision and version (the
+    seat's view and buttons, the roster, the turn's deadline, the lobby), or None when a board
+    must be drawn whatever it was drawn from before (the waiting room, a game that ended).
+
+    Two boards drawn from equal inputs are the same board: the page that shows one is told the
+    new revision and version instead of being sent the other (``realtime/board_push.py``). A
+    countdown on it goes on by itself (the page counts it down from when it was drawn)."""
+    game = prefetched.game
+    if page or game.state is None or game.record.status != "running":
+        return None
+    view, buttons = seat_parts(prefetched)
+    roster = [(s.seat, s.name, s.connected, s.gone, s.bot, s.kept) for s in prefetched.seats]
+    return (prefetched.seat, view, buttons, roster, game.record.turn_deadline, game.record.lobby)
+
+
 def seat_rows(game: play.LoadedGame, now: float, viewer: str | None = None) -> list[dict]:
     """The table's seats for the roster: name, presence, and seconds left before an absent seat is dropped.
 
@@ -169,9 +199,15 @@ def render_game(game: play.LoadedGame, seat: str | None, *, flash: str | None = 
         )
         blocks = ["game"]
     else:
-        view = game.rules.view(game.state, seat)
+        prefetched = prefetched_for(game.id)
+        if prefetched is not None and prefetched.game is game and prefetched.seat == seat:
+            view, buttons = seat_parts(prefetched)
+        else:
+            view, buttons = (
+                game.rules.view(game.state, seat),
+                play.action_buttons(game, seat, keys_for(entry.template_dir)),
+            )
         log_entries = view["log"]
-        buttons = play.action_buttons(game, seat, keys_for(entry.template_dir))
         if context.get("names"):
             buttons = [dataclasses.replace(b, label=name_seats(b.label, context["names"])) for b in buttons]
         result = game.rules.result(game.state)

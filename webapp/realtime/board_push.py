@@ -60,6 +60,9 @@ class Watcher:
     # The seat holder's mark its ticket carried (connections.SeatProof): once the seat is left or
     # held by someone else, the page is pushed a spectator's board.
     seat_mark: str | None = None
+    # What its board was last drawn from (``board.board_inputs``): a board drawn from the same
+    # inputs is the same board, so the page is told the new revision and version instead.
+    inputs: Any = None
 
 
 def request_environ(watcher: Watcher) -> dict:
@@ -84,6 +87,9 @@ class Prefetched:
     game: Any  # play.LoadedGame
     seats: list
     seat: str | None = None
+    # Each seat's view and buttons, worked out once per revision (``board.seat_parts``); one dict
+    # shared by every copy of this object made for one page.
+    parts: dict = dataclasses.field(default_factory=dict)
 
 
 class BoardPushes:
@@ -101,6 +107,10 @@ class BoardPushes:
         self._by_game: dict[str, set[str]] = {}
         self._wanted: dict[str, tuple[int, str | None]] = {}  # game -> (revision, the acting page's socket)
         self._running: set[str] = set()
+        # What the pushes came to: boards rendered, pages told their board is unchanged (a few
+        # bytes, no render), doorbells folded into a round already due, and pages that moved past a
+        # revision before its board was drawn for them (they get the newer one instead).
+        self.counts = {"rendered": 0, "unchanged": 0, "coalesced": 0, "skipped": 0}
         self.app = app
         self.emit = emit  # (event, data, sid)
         # (function, *args): a background task (a thread or a greenlet); None renders at once.
@@ -111,8 +121,34 @@ class BoardPushes:
             old = self._by_sid.get(sid)
             if old is not None and old.game_id != watcher.game_id:
                 self._leave(sid, old.game_id)
+            elif old is not None and (old.seat, old.page, old.shown, old.log_seen) == (
+                watcher.seat,
+                watcher.page,
+                watcher.shown,
+                watcher.log_seen,
+            ):
+                watcher.inputs = old.inputs  # the page re-announced the board it shows
             self._by_sid[sid] = watcher
             self._by_game.setdefault(watcher.game_id, set()).add(sid)
+        if watcher.inputs is None and watcher.shown >= 0:
+            inputs = self._inputs_now(watcher)
+            with self._lock:
+                if self._by_sid.get(sid) is watcher and watcher.inputs is None:
+                    watcher.inputs = inputs
+
+    def _inputs_now(self, watcher: Watcher) -> Any:
+        """What the board a page shows was drawn from, when that board is the game's current one
+        (it watched with the revision it shows): its first push can then be a light one."""
+        app = self.app
+        if app is None:
+            return None
+        with app.app_context():
+            store = app.extensions["delve_store"]
+            game = play.load_game(store, watcher.game_id)
+            if game is None or game.record.revision != watcher.shown:
+                return None
+            seats = store.seats(game.id) if game.rules.table else []
+            return board.board_inputs(Prefetched(game, seats, watcher.seat), watcher.page)
 
     def forget(self, sid: str, game_id: str | None = None) -> None:
         with self._lock:
@@ -130,6 +166,14 @@ class BoardPushes:
             if not sids:
                 del self._by_game[game_id]
 
+    def _count(self, what: str) -> None:
+        with self._lock:
+            self.counts[what] += 1
+
+    def report(self) -> dict:
+        with self._lock:
+            return {**self.counts, "pages": len(self._by_sid), "games_behind": len(self._wanted)}
+
     def __len__(self) -> int:
         with self._lock:
             return len(self._by_sid)
@@ -144,6 +188,8 @@ class BoardPushes:
             previous = self._wanted.get(game_id)
             if previous is None or previous[0] < revision:
                 self._wanted[game_id] = (revision, acted_by)
+            if previous is not None:
+                self.counts["coalesced"] += 1
             if game_id in self._running:
                 return
             self._running.add(game_id)
@@ -190,6 +236,7 @@ class BoardPushes:
                 # that one. Pushing it the newer board from here would race its next request.
                 shown = revision if acted else game.record.revision
                 if watcher.shown >= shown:
+                    self._count("skipped")
                     continue
                 pushed = self._render(app, prefetched, watcher, acted=acted, own_revision=revision)
                 if pushed is None:
@@ -200,6 +247,7 @@ class BoardPushes:
                     if current is None or current.game_id != game_id or current.shown >= shown:
                         continue
                     current.shown = shown
+                    current.inputs = watcher.inputs
                     current.environ = current.environ or watcher.environ
                     if log_mark is not None:
                         current.log_seen = log_mark
@@ -218,8 +266,27 @@ class BoardPushes:
         ]
 
     def _render(self, app: Flask, prefetched: Prefetched, watcher: Watcher, *, acted: bool, own_revision: int):
-        """(event, data, log mark) for one page, or None when it gets nothing this time."""
+        """(event, data, log mark) for one page, or None when it gets nothing this time.
+
+        A page whose board would be drawn from the very inputs it was last drawn from (another
+        seat's move out of its sight, say) is sent the new revision and version alone: its page
+        keeps the board and moves its forms to the new version. Its ``watcher.inputs`` is set to
+        what the board it shows now is drawn from."""
         game = prefetched.game
+        inputs = board.board_inputs(dataclasses.replace(prefetched, seat=watcher.seat), watcher.page)
+        same = inputs is not None and inputs == watcher.inputs
+        watcher.inputs = inputs
+        if acted:
+            # The page that acted has its board already (its POST's answer): follow its log,
+            # when the state here is the one that answer showed.
+            if game.state is None or game.record.revision != own_revision:
+                watcher.inputs = None
+                return None, None, None
+            view = board.seat_parts(dataclasses.replace(prefetched, seat=watcher.seat))[0]
+            return None, None, board.log_mark(view["log"])
+        if same:
+            self._count("unchanged")
+            return "board", {"revision": game.record.revision, "version": game.version, "same": True}, None
         query = {"page": watcher.page} if watcher.page else {}
         if watcher.log_seen is not None:
             query["log_seen"] = str(watcher.log_seen)
@@ -228,18 +295,12 @@ class BoardPushes:
         environ = dict(watcher.environ, QUERY_STRING=urlencode(query))
         with app.request_context(environ):
             g.prefetched = dataclasses.replace(prefetched, seat=watcher.seat)
-            if acted:
-                # The page that acted has its board already (its POST's answer): follow its log,
-                # when the state here is the one that answer showed.
-                if game.state is None or game.record.revision != own_revision:
-                    return None, None, None
-                view = game.rules.view(game.state, watcher.seat)
-                return None, None, board.log_mark(view["log"])
             response = board.board_response(game.id)
             if response.headers.get("HX-Refresh"):
                 return "board", {"revision": game.record.revision, "refresh": True}, None
             if response.status_code != 200:
                 return None
+            self._count("rendered")
             html = response.get_data(as_text=True)
             found = LOG_MARK.search(html)  # the game root's log mark, which the page's next GET would send
             mark = int(found.group(1)) if found else None

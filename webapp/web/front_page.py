@@ -16,8 +16,10 @@ from ..domain import browsers
 from ..domain.catalog import BY_SLUG, GAMES
 from ..domain.deals import DAILY_GAMES
 from ..domain.seat_tokens import seat_mark
+from ..realtime.sockets import board_pushes
 from ..storage.schema import games as games_table
 from ..storage.schema import seats as seats_table
+from . import overload
 from .context import browser_key, store
 from .seat_cookies import remembered_games
 
@@ -187,4 +189,11 @@ def readyz():
     if checks["database"] != "ok":
         return {"status": "not ready", "checks": checks}, 503
     status = "ready" if all(v == "ok" for v in checks.values()) else "degraded"
-    return {"status": status, "checks": checks}, 200
+    # Past its capacity the process stays ready: it refuses actions itself (web/overload.py), and
+    # taking every busy process out of the balancer would refuse everyone.
+    return {
+        "status": status,
+        "checks": checks,
+        "load": overload.gauge().report(),
+        "pushes": board_pushes().report(),
+    }, 200

@@ -1,0 +1,85 @@
+"""Graceful overload (webapp/web/overload.py): past its capacity a process refuses new actions at
+the door — 503, ``Retry-After``, a sentence the page shows — and changes nothing; everything else
+is still served."""
+
+from __future__ import annotations
+
+import json
+
+from tests.page import Page
+from tests.web.test_dungeon_of_doom_web import Table
+from webapp.web.overload import BUSY, LoadGauge
+
+
+def overloaded(app) -> LoadGauge:
+    gauge = app.extensions["delve_load_gauge"]
+    gauge.note(10.0)  # the loop woke ten seconds late
+    assert gauge.overloaded()
+    return gauge
+
+
+def test_an_action_is_refused_with_retry_after_and_nothing_is_stored(app, seat_client):
+    table = Table(app, seat_client, players=2)
+    before = table.store.load(table.game_id)
+    gauge = overloaded(app)
+    seat = table.turn_seat()
+    client = table.clients[seat]
+    response = client.http.post(
+        f"/g/{table.game_id}/act",
+        data={"csrf_token": client.csrf, "version": str(before.version), "action": json.dumps({"type": "end_turn"})},
+        headers={"HX-Request": "true"},
+    )
+    assert response.status_code == 503
+    assert response.headers["Retry-After"] == "1"
+    # The page keeps its board and shows why in its flash area (base.html lets htmx swap a 503).
+    assert response.headers["HX-Retarget"] == "#flash"
+    assert Page(response.get_data(as_text=True)).text() == f"Busy: {BUSY}"
+    after = table.store.load(table.game_id)
+    assert (after.version, after.revision, after.snapshot) == (before.version, before.revision, before.snapshot)
+    assert gauge.report()["actions_refused"] == 1
+    # Pages and boards are still served, and once the loop is back on time the action goes through.
+    assert client.http.get(f"/g/{table.game_id}").status_code == 200
+    for _ in range(60):
+        gauge.note(0.0)
+    assert not gauge.overloaded()
+    assert table.act(seat, {"type": "end_turn"}).status_code == 200
+
+
+def test_without_htmx_the_refusal_is_a_page_that_says_so(app, seat_client):
+    table = Table(app, seat_client, players=2)
+    overloaded(app)
+    client = table.clients[table.turn_seat()]
+    response = client.http.post(
+        f"/g/{table.game_id}/act",
+        data={"csrf_token": client.csrf, "version": "0", "action": json.dumps({"type": "end_turn"})},
+    )
+    assert response.status_code == 503
+    assert BUSY in Page(response.get_data(as_text=True)).text()
+
+
+def test_the_gauge_follows_the_lag_up_quickly_and_down_slowly():
+    gauge = LoadGauge(250)
+    gauge.note(0.6)
+    assert gauge.overloaded()  # one late wake-up of 600 ms is enough
+    falls = 0
+    while gauge.overloaded():
+        gauge.note(0.001)
+        falls += 1
+    assert 1 < falls < 10  # a few wake-ups on time (each 50 ms apart) and it lets actions in again
+    assert not LoadGauge(0).overloaded() and LoadGauge(0).report()["limit_ms"] == 0
+
+
+def test_the_gauge_reads_the_loop_lag_from_its_clock():
+    now = [0.0]
+
+    def sleep(seconds):
+        now[0] += seconds + 0.3  # every sleep overshoots by 300 ms
+        if now[0] > 2:
+            raise StopIteration
+
+    gauge = LoadGauge(250)
+    try:
+        gauge.watch(sleep, clock=lambda: now[0])
+    except StopIteration:
+        pass
+    assert 250 < gauge.report()["lag_ms"] <= 300
