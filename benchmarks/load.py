@@ -452,6 +452,26 @@ def server_counts(urls: list[str]) -> dict:
     return total
 
 
+def service_counts(database_url: str, redis_url: str) -> dict:
+    """PostgreSQL's commits and written rows in this point's database, and Redis's commands and
+    bytes (in and out): the shared services' work, for the per-action figures of the capacity model."""
+    import psycopg
+    import redis
+
+    with psycopg.connect(database_url.replace("postgresql+psycopg://", "postgresql://"), autocommit=True) as conn:
+        row = conn.execute(
+            "SELECT xact_commit, tup_inserted + tup_updated + tup_deleted FROM pg_stat_database"
+            " WHERE datname = current_database()"
+        ).fetchone()
+    stats = redis.Redis.from_url(redis_url).info("stats")
+    return {
+        "commits": row[0],
+        "rows_written": row[1],
+        "redis_commands": stats["total_commands_processed"],
+        "redis_bytes": stats["total_net_input_bytes"] + stats["total_net_output_bytes"],
+    }
+
+
 def run_point(
     setup: str,
     games: int,
@@ -509,11 +529,14 @@ def run_point(
         pids = [pid for s in servers for pid in s.pids()]
         generator = psutil.Process()
         counts0 = server_counts([s.url for s in servers])
+        services0 = service_counts(url, redis_url) if redis_url else None
         gen_cpu0 = sum(generator.cpu_times()[:2])
         with Usage(pids) as usage:
             wall = run.play(seconds)
         gen_cpu = (sum(generator.cpu_times()[:2]) - gen_cpu0) / wall * 100
         counts1 = server_counts([s.url for s in servers])
+        time.sleep(1.0)  # PostgreSQL publishes its statistics about once a second
+        services1 = service_counts(url, redis_url) if redis_url else None
         counts = {key: counts1.get(key, 0) - counts0.get(key, 0) for key in counts1}
         load = os.getloadavg()[0]
         store = Store(url)
@@ -556,6 +579,11 @@ def run_point(
             # figure compared with the peer framework's CPU per move.
             "cpu_ms_per_action": usage.cpu_percent * 10 / (accepted / wall) if accepted else float("nan"),
             "refused": sum(n for (m, s), n in run.statuses.items() if s == 503),
+            # Per accepted action, on PostgreSQL + Redis (the generator's own reads included: the
+            # few before and after the window).
+            "per_action": {key: (services1[key] - services0[key]) / accepted for key in services1}
+            if services0 and services1 and accepted
+            else None,
             "boards_rendered": counts.get("rendered", 0),
             "boards_unchanged": counts.get("unchanged", 0),
             "pushes_coalesced": counts.get("coalesced", 0) + counts.get("skipped", 0),
@@ -665,6 +693,26 @@ def print_results(title: str, results: list[dict]) -> None:
     )
 
 
+def print_services(results: list[dict]) -> None:
+    rows = [r for r in results if r.get("per_action")]
+    if rows:
+        print_table(
+            "Shared services per accepted action (PostgreSQL fsync off, as in the tests)",
+            ["setup", "N games", "PostgreSQL commits", "rows written", "Redis commands", "Redis bytes"],
+            [
+                [
+                    r["setup"],
+                    r["games"],
+                    f"{r['per_action']['commits']:.2f}",
+                    f"{r['per_action']['rows_written']:.2f}",
+                    f"{r['per_action']['redis_commands']:.2f}",
+                    f"{r['per_action']['redis_bytes']:.0f}",
+                ]
+                for r in rows
+            ],
+        )
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=600, help="measured seconds per point (default 600)")
@@ -734,6 +782,7 @@ def main():
         f"{ILLEGAL:.0%} illegal, {args.seconds:.0f} s per point",
         results,
     )
+    print_services(results)
 
 
 if __name__ == "__main__":

@@ -30,6 +30,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from flask import Flask, g
+from flask.ctx import RequestContext
 from werkzeug.test import EnvironBuilder
 
 from ..domain import play
@@ -57,6 +58,9 @@ class Watcher:
     log_seen: int | None  # how much of the log it has shown (its announcer reads out the rest)
     remote_addr: str = "127.0.0.1"
     environ: dict | None = None  # the WSGI environ of its board's request, built once
+    # The session its cookie carries (its form token), opened once: the cookie is the one its
+    # socket connected with, so every render would decode and check the same signature again.
+    session: Any = None
     # The seat holder's mark its ticket carried (connections.SeatProof): once the seat is left or
     # held by someone else, the page is pushed a spectator's board.
     seat_mark: str | None = None
@@ -249,6 +253,7 @@ class BoardPushes:
                     current.shown = shown
                     current.inputs = watcher.inputs
                     current.environ = current.environ or watcher.environ
+                    current.session = current.session or watcher.session
                     if log_mark is not None:
                         current.log_seen = log_mark
                 if event is not None and self.emit is not None:
@@ -293,7 +298,9 @@ class BoardPushes:
         if watcher.environ is None:
             watcher.environ = request_environ(watcher)
         environ = dict(watcher.environ, QUERY_STRING=urlencode(query))
-        with app.request_context(environ):
+        context = RequestContext(app, environ, session=watcher.session)
+        with context:
+            watcher.session = context.session
             g.prefetched = dataclasses.replace(prefetched, seat=watcher.seat)
             response = board.board_response(game.id)
             if response.headers.get("HX-Refresh"):
