@@ -109,11 +109,14 @@ class GameService:
         writers = self.writers
         if bot:
 
-            def still_a_bot(conn, game_, seat_, *_rest) -> None:
+            def still_a_bot(conn, game_, seat_, _action, new_state, _now) -> None:
                 if not self.store.seat_is_bot(conn, game_.id, seat_):
                     raise StaleVersion(game_.version)
                 # Before the other writers: an escape this action writes is already a bot's.
                 self.store.mark_bot_played(conn, game_.id, seat_)
+                viewers = [None, *self.store.seat_ids(conn, game_.id)]
+                span = bot_log_span(game_.rules, game_.state, new_state, viewers)
+                self.store.mark_bot_action(conn, game_.id, game_.version + 1, span)
 
             writers = [still_a_bot, *writers]
         applied = play.act(self.store, game, seat, action, by_server=by_server, writers=writers)
@@ -472,6 +475,21 @@ class GameService:
             raise Refused(409, "The new table is already full; you can watch it.")
         self.ring(next_id, taken[1])
         return Seated(next_id, taken[0], token)
+
+
+def bot_log_span(rules, before, after, viewers: Sequence[str | None]) -> dict[str, list[int]]:
+    """The log entries an action wrote, in each viewer's log: {seat, or "" for onlookers: [after,
+    through]} of the ``seq`` of the entries (equal: none). A seat not listed sat down later: its
+    log of that moment is the onlookers'."""
+    return {
+        viewer or "": [_last_seq(rules.view(before, viewer)), _last_seq(rules.view(after, viewer))]
+        for viewer in viewers
+    }
+
+
+def _last_seq(view: dict) -> int:
+    log = view.get("log") or []
+    return int(log[-1]["seq"]) if log else 0
 
 
 def takes_bots(record) -> bool:

@@ -15,6 +15,7 @@ from jinja2_fragments.flask import render_blocks
 from ..domain import bots, browsers, deals, play
 from ..domain.catalog import BY_SLUG
 from ..domain.service import GRACE_SECONDS, REQUEST_SEEN_EVERY, takes_bots
+from .bot_play import BotPlay, bot_play, marked, win_sentence
 from .presenters import Scene, keys_for, present
 from .rendering import name_seats, refusal
 from .tickets import ticket_for
@@ -131,6 +132,8 @@ def seat_rows(game: play.LoadedGame, now: float, viewer: str | None = None) -> l
                 "host": host == s.seat,
                 "bot": s.bot,
                 "kept": s.kept,
+                "bot_played": s.bot_played,
+                "bot_since": s.bot_since,
             }
         )
     return rows
@@ -211,6 +214,7 @@ def render_game(game: play.LoadedGame, seat: str | None, *, flash: str | None = 
         if context.get("names"):
             buttons = [dataclasses.replace(b, label=name_seats(b.label, context["names"])) for b in buttons]
         result = game.rules.result(game.state)
+        played_by_bots = bot_play(store(), game, seat, context["seats"]) if not entry.solo else None
         context.update(
             view=view,
             buttons=buttons,
@@ -230,6 +234,7 @@ def render_game(game: play.LoadedGame, seat: str | None, *, flash: str | None = 
                     result=result,
                     names=context.get("names") or _solo_player_name(game, seat, entry.solo),
                     new_log=context["new_log"],
+                    bot_won_for=played_by_bots.won_for if played_by_bots else None,
                 ),
             )
         )
@@ -249,6 +254,8 @@ def render_game(game: play.LoadedGame, seat: str | None, *, flash: str | None = 
                 {**view, "log": _onlookers_words(view["log"], result["text"], ending["text"])},
                 _onlookers_words(context["new_log"], result["text"], ending["text"]),
             )
+        if played_by_bots is not None:
+            say_whose_moves(context, played_by_bots, seat)
         template = f"{entry.template_dir}/game.html"
         blocks = FRAGMENT_BLOCKS
     if is_htmx():
@@ -259,6 +266,17 @@ def render_game(game: play.LoadedGame, seat: str | None, *, flash: str | None = 
     response.headers["Vary"] = "HX-Request, Cookie"
     response.headers["Cache-Control"] = "no-store"
     return response
+
+
+def say_whose_moves(context: dict, played: BotPlay, seat: str | None) -> None:
+    """The board's words for what bots played for people: their log lines marked, a win of
+    theirs said, and the viewer's own report of what a bot did for them."""
+    context["view"] = {**context["view"], "log": marked(context["view"]["log"], played.marks, seat)}
+    context["new_log"] = marked(context["new_log"], played.marks, seat)
+    if played.won_for is not None:
+        context["bot_win"] = win_sentence(played.won_for, seat, context["names"])
+    if played.report:
+        context["away_report"] = {"count": played.report_count, "items": played.report}
 
 
 def board_response(game_id: str):

@@ -3,11 +3,14 @@ process drive a table's bots at a time."""
 
 from __future__ import annotations
 
+import json
+
 from sqlalchemy import delete, insert, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
-from .schema import bot_leases, games, seats
+from .records import _json
+from .schema import actions, bot_leases, games, seats
 
 
 class BotQueries:
@@ -24,6 +27,39 @@ class BotQueries:
     def mark_bot_played(self, conn, game_id: str, seat: str) -> None:
         """Inside a bot's action's transaction: the seat has been played by a bot, for good."""
         conn.execute(update(seats).where(seats.c.game_id == game_id, seats.c.seat == seat).values(bot_played=1))
+
+    def seat_ids(self, conn, game_id: str) -> list[str]:
+        """Inside a transaction: every seat of the game (whose logs a bot's action may write to)."""
+        return [r[0] for r in conn.execute(select(seats.c.seat).where(seats.c.game_id == game_id))]
+
+    def mark_bot_action(self, conn, game_id: str, seq: int, log_span: dict[str, list[int]]) -> None:
+        """Inside a bot's action's transaction: action ``seq`` is the bot's, and wrote ``log_span``."""
+        conn.execute(
+            update(actions)
+            .where(actions.c.game_id == game_id, actions.c.seq == seq)
+            .values(bot=1, log_span=_json(log_span))
+        )
+
+    def bot_moves(self, game_id: str, for_seats: list[str]) -> list[tuple[int, str, dict, dict]]:
+        """The actions bots played for ``for_seats``: (seq, seat, action, log span), in order."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(actions.c.seq, actions.c.seat, actions.c.action, actions.c.log_span)
+                .where(actions.c.game_id == game_id, actions.c.bot == 1, actions.c.seat.in_(for_seats))
+                .order_by(actions.c.seq)
+            )
+            return [(seq, seat, json.loads(action), json.loads(span or "{}")) for seq, seat, action, span in rows]
+
+    def bot_report_read(self, game_id: str, seat: str) -> bool:
+        """The seat's player has read what a bot did for them: True if there was a report."""
+        with self.engine.begin() as conn:
+            return bool(
+                conn.execute(
+                    update(seats)
+                    .where(seats.c.game_id == game_id, seats.c.seat == seat, seats.c.bot_since.is_not(None))
+                    .values(bot_since=None)
+                ).rowcount
+            )
 
     def bot_tables(self) -> dict[str, tuple[int, float, list[str]]]:
         """Running games where a bot plays a seat still in the game and a person is present:

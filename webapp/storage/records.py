@@ -53,6 +53,11 @@ class SeatRecord:
     """The level of the bot that plays this seat, or None for a person."""
     kept: bool = False
     """A bot plays this seat until its player comes back (a take-over)."""
+    bot_played: bool = False
+    """A bot has played this seat (its own, or its player's while it kept it)."""
+    bot_since: int | None = None
+    """The game's version when a bot began keeping the seat, until its player has read what the
+    bot did for them."""
 
 
 def _seat_number(seat: str) -> int:

@@ -72,6 +72,9 @@ seats = Table(
     # 1 once a bot has played this seat (its own, or a person's it kept), even after its player is
     # back: such a seat's result is never ranked (Hall of Fame, deals' rankings, browser records).
     Column("bot_played", Integer, nullable=False, server_default="0"),
+    # The game's version when a bot began keeping this seat for its player, until the player has
+    # read what the bot did for them (then NULL): their page lists the bot's actions since.
+    Column("bot_since", Integer, nullable=True),
 )
 
 
@@ -111,6 +114,11 @@ actions = Table(
     Column("seat", String(32), nullable=False),
     Column("action", Text, nullable=False),
     Column("created_at", Float, nullable=False),
+    # 1: a bot played this action for its seat (webapp/domain/bots.py); the engine's action is the same.
+    Column("bot", Integer, nullable=False, server_default="0"),
+    # A bot's action: the log entries it wrote, per viewer ({seat, or "" for onlookers: [after, through]}
+    # of each view's log ``seq``), so a page can say which lines were the bot's.
+    Column("log_span", Text, nullable=True),
 )
 
 

@@ -36,6 +36,8 @@ class SeatQueries:
                     bool(r["gone"]),
                     r["bot"],
                     bool(r["kept"]),
+                    bool(r["bot_played"]),
+                    r["bot_since"],
                 )
                 for r in rows
             ]
@@ -204,11 +206,13 @@ class SeatQueries:
     def take_over(self, game_id: str, seat: str, level: str) -> int | None:
         """A bot of ``level`` plays a person's seat until they come back; the new revision, or
         None if the seat is not a person's any more (a bot, gone, or taken over already)."""
+        version = select(games.c.version).where(games.c.id == game_id).scalar_subquery()
         with self.engine.begin() as conn:
             changed = conn.execute(
                 update(seats)
                 .where(seats.c.game_id == game_id, seats.c.seat == seat, seats.c.bot.is_(None), seats.c.gone == 0)
-                .values(bot=level, kept=1)
+                # An earlier stint's report not read yet stays in: the player reads both at once.
+                .values(bot=level, kept=1, bot_since=func.coalesce(seats.c.bot_since, version))
             ).rowcount
             return _bump(conn, game_id) if changed else None
 

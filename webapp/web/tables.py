@@ -266,6 +266,17 @@ def chat(game_id: str):
     return _back(game_id)
 
 
+@bp.post("/g/<game_id>/bot-report")
+@table_write
+def bot_report_read(game_id: str):
+    """The player has read what a bot played for them while they were away: their page stops
+    showing it (webapp/pages/bot_play.py)."""
+    check_csrf()
+    _game, seat = _seated(game_id)
+    store().bot_report_read(game_id, seat)
+    return _back(game_id)
+
+
 @bp.post("/g/<game_id>/classic")
 @table_write
 def classic_clients(game_id: str):

@@ -37,6 +37,8 @@ class Scene:
     new_log: list = field(default_factory=list)
     """The log entries this page has not shown yet (what just happened: the announcer reads them
     out, and a page may animate them)."""
+    bot_won_for: str | None = None
+    """The seat whose win a bot completed while its player was away (``pages/bot_play.py``)."""
 
 
 Presenter = Callable[[Scene], dict]

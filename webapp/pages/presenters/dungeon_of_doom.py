@@ -57,7 +57,7 @@ def present(scene: Scene) -> dict:
         "turn_note": turn_note(seat, alive, my_turn),
         "current_seat": turn["seat"] if turn else None,
         "statuses": statuses(view["players"], result),
-        "result_title": "You won!" if result and seat in result["winners"] else "Game over",
+        "result_title": result_title(result, seat, scene.bot_won_for),
         "final_rows": final_rows(view["final"], result, seat, names) if view["final"] and result else [],
         "map_title": map_title(view["map"]),
         "final_cells": final_cells(view["final"], token_marks(view["final"], names)) if view["final"] else None,
@@ -76,6 +76,13 @@ def present(scene: Scene) -> dict:
         "leave_buttons": by_type.get("leave", []),
         "can_join": seat is None and not result,
     }
+
+
+def result_title(result: dict | None, seat: str | None, bot_won_for: str | None) -> str:
+    """The result's heading: the winner's own page cheers, unless a bot won it for them."""
+    if not result or seat not in result["winners"]:
+        return "Game over"
+    return "A bot won it for you" if seat == bot_won_for else "You won!"
 
 
 def outcome(result: dict, names: dict[str, str]) -> str:
@@ -182,11 +189,17 @@ def trails(paths: dict | None, names: dict[str, str]) -> list[dict]:
 
 def token_marks(final: dict, names: dict[str, str]) -> dict[str, str]:
     """What each token on the final map says, so the whole table can tell who ended where: the
-    name's initial, two letters where initials clash, the seat's number where those clash too.
+    name's initial, two letters where initials clash, the initials of its words where those clash
+    too, and the seat's number only where the names themselves are alike.
 
     >>> token_marks({"players": [{"seat": s} for s in ("p1", "p2", "p3", "p4")]},
     ...             {"p1": "Ann", "p2": "bob", "p3": "Abe", "p4": "Abe"})
     {'p1': 'An', 'p2': 'B', 'p3': 'A3', 'p4': 'A4'}
+
+    Where two letters clash too, the name's words speak ("Bot 1" is "B1", never its seat's number):
+
+    >>> token_marks({"players": [{"seat": s} for s in ("p1", "p2", "p3")]}, {"p1": "Ann", "p2": "Bot 1", "p3": "Bot 2"})
+    {'p1': 'A', 'p2': 'B1', 'p3': 'B2'}
     """
     seats = [p["seat"] for p in final["players"]]
     shown = {seat: (names.get(seat) or seat).strip() or seat for seat in seats}
@@ -201,8 +214,15 @@ def token_marks(final: dict, names: dict[str, str]) -> dict[str, str]:
     for seat in clashing(marks):
         marks[seat] = shown[seat][:1].upper() + shown[seat][1:2].lower()
     for seat in clashing(marks):
+        marks[seat] = initials(shown[seat])
+    for seat in clashing(marks):
         marks[seat] = shown[seat][:1].upper() + seat.lstrip("p")
     return marks
+
+
+def initials(name: str) -> str:
+    """A name's words by their first characters, up to three: "Bot 2" -> "B2", "Ann Lee" -> "AL"."""
+    return "".join(word[:1].upper() for word in name.split()[:3])
 
 
 def field(view: dict) -> dict:
