@@ -93,7 +93,7 @@ def board_inputs(prefetched, page: str) -> tuple | None:
     if page or game.state is None or game.record.status != "running":
         return None
     view, buttons = seat_parts(prefetched)
-    roster = [(s.seat, s.name, s.connected, s.gone, s.bot, s.kept) for s in prefetched.seats]
+    roster = [(s.seat, s.name, s.connected, s.gone, s.bot, s.kept, s.bot_played, s.bot_since) for s in prefetched.seats]
     return (prefetched.seat, view, buttons, roster, game.record.turn_deadline, game.record.lobby)
 
 
