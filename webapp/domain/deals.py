@@ -9,8 +9,10 @@ Every game played on a shared deal is an *attempt* (``deal_attempts``): ranked i
 on that deal both of this browser and of this client address (a keyed hash of it, as seats keep:
 a fresh cookie is free to make), practice otherwise; one started from another attempt ("the same
 deal again") is always practice. A deal's page lists its finished attempts, ranked by score (the
-attempt's own seat's), then fewer actions, then the earlier finish; a seat a bot ever played is
-never ranked (and a daily table takes no bots at all: ``service.takes_bots``).
+attempt's own seat's), then fewer actions, then the earlier finish (``RANKING_ORDER``, which the
+page states); a seat a bot ever played is never ranked (and a daily table takes no bots at all:
+``service.takes_bots``). The end panel of an attempt tells its player where it placed
+(``placement``).
 
 No studying the deal first: the replay (and the file) of an attempt opens only to a browser whose
 own attempt on that deal is finished, and a daily deal's replays stay closed to everybody until
@@ -41,6 +43,12 @@ LEADERBOARD_SIZE = 50
 HISTORY_DAYS = 30
 DAILY_GAMES = {entry.slug: entry for entry in GAMES if entry.rules.daily_form is not None}
 """The games that declare a deal of the day (``DAILY_FORM``), front-page order."""
+CHALLENGER_NAME = "Challenger"
+"""The name of someone who takes a challenge without giving one."""
+UNNAMED = frozenset({play.DEFAULT_SOLO_NAME, CHALLENGER_NAME, "Host"})
+"""The names a player goes by when they typed none: never offered back as "your name"."""
+RANKING_ORDER = "the better score first, then fewer actions, then the earlier finish"
+"""How a deal's attempts are ordered, in the words its page uses (``_ranking_key``)."""
 
 
 def today() -> date:
@@ -68,6 +76,21 @@ class Attempt:
     browser: str
     by_bot: bool = False
     """A bot played the attempt's seat (at some point): listed, never ranked."""
+
+
+def _ranking_key(attempt: Attempt) -> tuple[int, int, float]:
+    """``RANKING_ORDER``: the better score, then fewer actions, then the earlier finish."""
+    return (-attempt.score, attempt.actions, attempt.finished_at)
+
+
+def ordinal(n: int) -> str:
+    """A place in words a page shows.
+
+    >>> [ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22, 101, 111)]
+    ['1st', '2nd', '3rd', '4th', '11th', '12th', '13th', '21st', '22nd', '101st', '111th']
+    """
+    suffix = "th" if n % 100 in (11, 12, 13) else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
 
 
 # ---- the deals' attempts ------------------------------------------------------------------------
@@ -121,6 +144,16 @@ def attempts(store: Store, deal: str, *, finished_only: bool = True) -> list[Att
         query = query.where(games.c.status == "finished")
     with store.engine.connect() as conn:
         rows = conn.execute(query).all()
+        # A challenge's source game goes by the name its maker gave the challenge.
+        senders = dict(
+            conn.execute(
+                select(challenges.c.game_id, challenges.c.sender).where(
+                    challenges.c.token == deal.removeprefix("challenge:")
+                )
+            ).all()
+            if deal.startswith("challenge:")
+            else []
+        )
         names: dict[tuple[str, str], str] = {}
         played_by_bot: set[tuple[str, str]] = set()
         ids = [row.id for row in rows]
@@ -141,7 +174,7 @@ def attempts(store: Store, deal: str, *, finished_only: bool = True) -> list[Att
         found.append(
             Attempt(
                 game_id=row.id,
-                name=names.get((row.id, seat)) or "Adventurer",
+                name=senders.get(row.id) or names.get((row.id, seat)) or play.DEFAULT_SOLO_NAME,
                 score=int(scores.get(seat, 0) or 0),
                 actions=row.version,
                 seconds=max(0.0, finished_at - row.created_at) if row.finished_at else 0.0,
@@ -151,8 +184,93 @@ def attempts(store: Store, deal: str, *, finished_only: bool = True) -> list[Att
                 by_bot=by_bot,
             )
         )
-    found.sort(key=lambda a: (-a.score, a.actions, a.finished_at))
+    found.sort(key=_ranking_key)
     return found
+
+
+@dataclass(frozen=True)
+class Placement:
+    """Where a finished attempt stands on its deal, as its player's end panel says it."""
+
+    kind: str
+    """"challenge" or "daily"."""
+    key: str
+    """The deal page's address part: the challenge's token, or the daily game's slug."""
+    label: str
+    """The deal in words: "Ann's challenge", "today's deal"."""
+    ranked: bool
+    """False for practice (and for a game a bot played): the panel says so instead of a place."""
+    unranked_because: str
+    """Why it is not ranked, in a sentence ('' when it is)."""
+    place: int
+    """1 for the best; 0 when not ranked."""
+    of: int
+    """How many ranked attempts the deal has."""
+    best_other: Attempt | None
+    """The best ranked attempt but this one: the score to beat (None when there is none)."""
+
+    @property
+    def place_text(self) -> str:
+        """ "3rd of 7"."""
+        return f"{ordinal(self.place)} of {self.of}"
+
+
+def placement(store: Store, game_id: str) -> Placement | None:
+    """Where the finished game ``game_id`` placed on its shared deal, None when it is on none."""
+    deal = deal_of(store, game_id)
+    if deal is None:
+        return None
+    kind, _, rest = deal.partition(":")
+    if kind == "challenge":
+        with store.engine.connect() as conn:
+            sender = conn.execute(select(challenges.c.sender).where(challenges.c.token == rest)).scalar()
+        key, label = rest, f"{sender or play.DEFAULT_SOLO_NAME}'s challenge"
+    else:
+        key, day = rest.split(":", 1)
+        label = "today's deal" if day == today().isoformat() else f"the daily deal of {day}"
+    listed = attempts(store, deal)
+    ranking = [a for a in listed if a.ranked]
+    mine = next((i for i, a in enumerate(ranking) if a.game_id == game_id), None)
+    others = [a for a in ranking if a.game_id != game_id]
+    if mine is not None:
+        unranked_because = ""
+    elif any(a.game_id == game_id and a.by_bot for a in listed):
+        unranked_because = f"A bot played this game: it is listed on {label}, not ranked."
+    else:
+        unranked_because = f"Practice: this game is not ranked on {label} (only a first attempt on a deal is)."
+    return Placement(
+        kind=kind,
+        key=key,
+        label=label,
+        ranked=mine is not None,
+        unranked_because=unranked_because,
+        place=0 if mine is None else mine + 1,
+        of=len(ranking),
+        best_other=others[0] if others else None,
+    )
+
+
+def name_to_offer(store: Store, browser: str | None) -> str:
+    """The name this browser last gave on a shared deal (a challenge's sender, or the name it took a
+    deal under), to fill in the next time it is asked; '' when it gave none."""
+    if browser is None:
+        return ""
+    with store.engine.connect() as conn:
+        rows = conn.execute(
+            select(challenges.c.sender, seats.c.name)
+            .select_from(deal_attempts)
+            .outerjoin(challenges, challenges.c.game_id == deal_attempts.c.game_id)
+            .outerjoin(
+                browser_seats,
+                and_(browser_seats.c.game_id == deal_attempts.c.game_id, browser_seats.c.browser == browser),
+            )
+            .outerjoin(seats, and_(seats.c.game_id == browser_seats.c.game_id, seats.c.seat == browser_seats.c.seat))
+            .where(deal_attempts.c.browser == browser)
+            .order_by(deal_attempts.c.created_at.desc())
+            .limit(HISTORY_DAYS)
+        ).all()
+    given = (sender or name for sender, name in rows)
+    return next((name for name in given if name and name not in UNNAMED), "")
 
 
 def deal_of(store: Store, game_id: str) -> str | None:
@@ -231,9 +349,9 @@ def challenge_of(store: Store, token: str):
         return conn.execute(select(challenges).where(challenges.c.token == token)).first()
 
 
-def make_challenge(store: Store, game_id: str, browser: str, origin: str) -> str:
+def make_challenge(store: Store, game_id: str, browser: str, origin: str, sender: str) -> str:
     """The challenge token of a finished solo game, made the first time (with the game as the
-    deal's first attempt, from ``browser`` and ``origin``)."""
+    deal's first attempt, from ``browser`` and ``origin``, its maker named ``sender``)."""
     with store.engine.connect() as conn:
         token = conn.execute(select(challenges.c.token).where(challenges.c.game_id == game_id)).scalar()
     if token is None:
@@ -241,7 +359,7 @@ def make_challenge(store: Store, game_id: str, browser: str, origin: str) -> str
         now = time.time()
         try:
             with store.engine.begin() as conn:
-                conn.execute(insert(challenges).values(token=token, game_id=game_id, created_at=now))
+                conn.execute(insert(challenges).values(token=token, game_id=game_id, created_at=now, sender=sender))
                 # The challenger's own game is the score to beat: the deal's first attempt.
                 conn.execute(
                     insert(deal_attempts).values(

@@ -242,10 +242,17 @@ def render_game(game: play.LoadedGame, seat: str | None, *, flash: str | None = 
         if isinstance(ending, dict) and ending.get("record") and seat is not None:
             # The player's own page of a finished game: where it leaves their record here.
             closed = deals.replay_closed_because(store(), game.id, browser_key())
+            placement = deals.placement(store(), game.id)
             context["ending"] = {
                 **ending,
                 "standing": browsers.standing(store(), browser_key(), game.record.slug, game.id),
                 "replay_closed": closed[1] if closed else None,
+                # On a shared deal: where it placed, the score to beat, the way back to the ranking.
+                "placement": placement,
+                # Off one, the "Challenge a friend" form asks the name the challenge goes by.
+                "sender_name": (
+                    deals.name_to_offer(store(), browser_key()) if ending.get("challenges") and not placement else None
+                ),
             }
         elif isinstance(ending, dict) and result and ending.get("text") not in (None, result["text"]):
             # An onlooker: the log's closing line is the result's sentence, which the engine

@@ -141,6 +141,8 @@ challenges = Table(
     Column("token", String(32), primary_key=True),
     Column("game_id", String(64), ForeignKey("games.id"), nullable=False, unique=True),
     Column("created_at", Float, nullable=False),
+    # The name its maker gives when making it ("Ann's challenge"); the ranking shows it for their game.
+    Column("sender", String(64), nullable=False, server_default="Adventurer"),
 )
 
 # The deal of the day for each game, drawn in secret by the first request of the (UTC) day.

@@ -7,8 +7,10 @@ from datetime import UTC, datetime, timedelta
 
 from flask import Blueprint, abort, current_app, make_response, redirect, render_template, request, url_for
 
+from rules_engine.text import clean_text
+
 from ..domain import deals, play
-from ..domain.catalog import BY_SLUG, clean_name
+from ..domain.catalog import BY_SLUG, NAME_MAX, clean_name
 from .context import browser_key, game_or_404, note_seat, store, viewer_seat
 from .limits import CREATE_GAME, READ, limiter
 from .seat_cookies import give_seat, request_origin
@@ -53,8 +55,21 @@ def create_challenge(game_id: str):
         return redirect(url_for("deals.daily", slug=game.record.slug), code=303)
     if played_on is not None and played_on.startswith("challenge:"):
         return redirect(url_for("deals.challenge", token=played_on.removeprefix("challenge:")), code=303)
-    token = deals.make_challenge(store(), game_id, browser_key(create=True) or "", request_origin())
+    sender = _sender_name(request.form.get("name", ""), game)
+    token = deals.make_challenge(store(), game_id, browser_key(create=True) or "", request_origin(), sender)
     return redirect(url_for("deals.challenge", token=token), code=303)
+
+
+def _sender_name(raw: str, game: play.LoadedGame) -> str:
+    """The name a challenge goes by ("Ann's challenge"): the one typed, else the game's player's."""
+    if len(raw) > 4 * NAME_MAX:
+        abort(400, description=f"Your name: at most {NAME_MAX} characters.")
+    name = clean_text(raw, NAME_MAX + 1)
+    if len(name) > NAME_MAX:
+        abort(400, description=f"Your name: at most {NAME_MAX} characters.")
+    if raw.strip() and not name:
+        abort(400, description="Your name: letters, digits or signs, please (it had none of them).")
+    return name or next((s.name for s in store().seats(game.id) if s.seat == play.SOLO_SEAT), play.DEFAULT_SOLO_NAME)
 
 
 @bp.get("/c/<token>")
@@ -74,7 +89,8 @@ def challenge(token: str):
         "deal.html",
         kind="challenge",
         entry=entry,
-        title=f"Challenge: {entry.title}",
+        ranking_order=deals.RANKING_ORDER,
+        title=f"{found.sender}'s challenge: {entry.title}",
         play_url=url_for("deals.play_challenge", token=token),
         share_url=url_for("deals.challenge", token=token, _external=True),
         attempts=ranked,
@@ -96,7 +112,7 @@ def play_challenge(token: str):
     source = store().load(found.game_id, snapshot=False)
     if source is None:
         abort(404, description="This challenge's game is gone.")
-    name = clean_name(request.form.get("name"), "Challenger")
+    name = clean_name(request.form.get("name"), deals.CHALLENGER_NAME)
     return _start_attempt(
         deals.challenge_deal(token), source.slug, source.options, source.seed, name, lobby={"challenge": token}
     )
@@ -123,6 +139,7 @@ def daily(slug: str):
         "deal.html",
         kind="daily",
         entry=entry,
+        ranking_order=deals.RANKING_ORDER,
         title=f"Daily deal: {entry.title}",
         day=day,
         play_url=url_for("deals.play_daily", slug=slug),
