@@ -10,6 +10,7 @@ import rules_engine
 from tests.page import Page
 from tests.web.test_dungeon_of_doom_web import Table
 from webapp import socketio
+from webapp.domain import play
 
 
 def events(sio, name):
@@ -235,3 +236,27 @@ LONG_HALL = "name Long Hall\nwin 2\n############\n#G.........#\n#..#....#..#\n#.
 
 def normalised(board: str) -> str:
     return re.sub(r'(data-revision|name="version" value)="\d+"', r'\1=""', board)
+
+
+def test_the_pushes_an_action_rings_render_from_the_game_it_stored_without_reading_it_back(
+    app, seat_client, monkeypatch
+):
+    table = Table(app, seat_client, players=3)
+    pages = [board_socket(table, seat)[0] for seat in ("p2", "p3")]
+    for sio in pages:
+        sio.get_received()
+    reads = []
+    load = table.store.load
+    monkeypatch.setattr(table.store, "load", lambda *args, **kwargs: reads.append(args) or load(*args, **kwargs))
+
+    def reads_of_one_action() -> int:
+        mover = table.turn_seat()
+        reads.clear()
+        assert table.act(mover, {"type": "end_turn"}).status_code == 200
+        revision = load(table.game_id).revision
+        assert all([e["revision"] for e in events(sio, "board")] == [revision] for sio in pages)
+        return len(reads)
+
+    with_the_stored_game = reads_of_one_action()
+    monkeypatch.setattr(play.recent_games, "get", lambda *_args: None)
+    assert reads_of_one_action() == with_the_stored_game + 1  # the pushes' own read of the game

@@ -13,7 +13,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import rules_engine
 from rules_engine import Rules
@@ -58,7 +58,12 @@ class LoadedGame:
         if applied.result is not None:
             changes.update(status="finished", result=applied.result)
         loaded_states.put(self.id, applied.version, applied.state)
-        return LoadedGame(dataclasses.replace(self.record, **changes), self.rules, applied.state)
+        after = LoadedGame(dataclasses.replace(self.record, **changes), self.rules, applied.state)
+        if applied.revision == self.record.revision + 1:
+            # Nothing else changed the game's row between our read and our write: ``after`` is the
+            # game as stored at that revision, which the pushes it rings can take without a read.
+            recent_games.put(self.id, applied.revision, after)
+        return after
 
 
 Clock = tuple[str | None, float | None, float | None]
@@ -79,7 +84,10 @@ class Applied:
     clock: Clock | None
 
 
-class LoadedStates:
+Entry = TypeVar("Entry")
+
+
+class LoadedStates(Generic[Entry]):
     """This process's most recently used game states by (game, version): a request reads the
     game's row but not its snapshot, the largest column and the costliest to parse, when the
     state at that version is here already (an action just stored it, or another page read it).
@@ -89,21 +97,21 @@ class LoadedStates:
 
     def __init__(self, size: int = 2048):
         self._lock = threading.Lock()
-        self._items: OrderedDict[tuple[str, int], Any] = OrderedDict()
+        self._items: OrderedDict[tuple[str, int], Entry] = OrderedDict()
         self._size = size
 
-    def get(self, game_id: str, version: int) -> Any:
+    def get(self, game_id: str, version: int) -> Entry | None:
         with self._lock:
-            state = self._items.get((game_id, version))
-            if state is not None:
+            entry = self._items.get((game_id, version))
+            if entry is not None:
                 self._items.move_to_end((game_id, version))
-            return state
+            return entry
 
-    def put(self, game_id: str, version: int, state: Any) -> None:
-        if state is None:
+    def put(self, game_id: str, version: int, entry: Entry | None) -> None:
+        if entry is None:
             return
         with self._lock:
-            self._items[(game_id, version)] = state
+            self._items[(game_id, version)] = entry
             self._items.move_to_end((game_id, version))
             while len(self._items) > self._size:
                 self._items.popitem(last=False)
@@ -113,7 +121,11 @@ class LoadedStates:
 # the presence loop, the classic gateway, the routes), and an entry is a pure function of
 # (game id, version) — the same for every app of this process, whatever database it opened,
 # since game ids are random 128-bit names.
-loaded_states = LoadedStates()
+loaded_states: LoadedStates[Any] = LoadedStates()
+# This process's games as its own actions left them, by (game, revision): the pushes an action
+# rings render from it instead of reading the game back. A revision names one stored row of the
+# game, so an entry is never stale either.
+recent_games: LoadedStates[LoadedGame] = LoadedStates(size=1024)
 
 
 def load_game(store: Store, game_id: str) -> LoadedGame | None:

@@ -120,8 +120,9 @@ class GameService:
 
             writers = [still_a_bot, *writers]
         applied = play.act(self.store, game, seat, action, by_server=by_server, writers=writers)
+        after = game.advanced(applied)  # before the ring: the pushes it starts render from this
         self.ring(game.id, applied.revision, page)
-        return game.advanced(applied)
+        return after
 
     def server_action(self, game_id: str, seat: str, action: dict, *, expected_clock: str | None = None) -> bool:
         """Apply a server action (timeout, drop) through the same optimistic lock as players'

@@ -226,13 +226,15 @@ class BoardPushes:
             return
         with app.app_context():
             store = app.extensions["delve_store"]
-            game = play.load_game(store, game_id)
+            # The game as the action that rang left it, when it was stored by this process (no read).
+            game = play.recent_games.get(game_id, revision) or play.load_game(store, game_id)
             if game is None:
                 return
+            seats, seat_hashes = store.seats_and_hashes(game_id)
             # A solo game's board has no roster.
-            prefetched = Prefetched(game, store.seats(game_id) if game.rules.table else [])
+            prefetched = Prefetched(game, seats if game.rules.table else [])
             if any(watcher.seat is not None for _sid, watcher in watchers):
-                watchers = self._still_seated(store.seat_hashes(game_id), watchers)
+                watchers = self._still_seated(seat_hashes, watchers)
             for sid, watcher in watchers:
                 acted = sid == acted_by
                 # The page that acted shows the revision its own action made (its POST's answer),

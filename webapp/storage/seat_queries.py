@@ -24,8 +24,12 @@ class SeatQueries:
             return {seat: token_hash for seat, token_hash in rows}
 
     def seats(self, game_id: str) -> list[SeatRecord]:
+        return self.seats_and_hashes(game_id)[0]
+
+    def seats_and_hashes(self, game_id: str) -> tuple[list[SeatRecord], dict[str, str]]:
+        """The seats (``seats``) and their token hashes (``seat_hashes``), read at once."""
         with self.engine.connect() as conn:
-            rows = conn.execute(_SEATS, {"game_id": game_id}).mappings()
+            rows = list(conn.execute(_SEATS, {"game_id": game_id}).mappings())
             return [
                 SeatRecord(
                     r["seat"],
@@ -40,7 +44,7 @@ class SeatQueries:
                     r["bot_since"],
                 )
                 for r in rows
-            ]
+            ], {r["seat"]: r["token_hash"] for r in rows}
 
     def add_seat(
         self,
