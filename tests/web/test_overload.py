@@ -33,6 +33,8 @@ def test_an_action_is_refused_with_retry_after_and_nothing_is_stored(app, seat_c
     assert response.headers["Retry-After"] == "1"
     # The page keeps its board and shows why in its flash area (base.html lets htmx swap a 503).
     assert response.headers["HX-Retarget"] == "#flash"
+    # Answered before Flask (web/overload.py RefuseAtTheDoor), with the headers every answer has.
+    assert "Content-Security-Policy" in response.headers and "Set-Cookie" not in response.headers
     assert Page(response.get_data(as_text=True)).text() == f"Busy: {BUSY}"
     after = table.store.load(table.game_id)
     assert (after.version, after.revision, after.snapshot) == (before.version, before.revision, before.snapshot)

@@ -18,6 +18,8 @@ shows: the lag, whether actions are refused, and how many were.
 
 from __future__ import annotations
 
+import logging
+import re
 import threading
 import time
 from collections.abc import Callable
@@ -25,6 +27,9 @@ from collections.abc import Callable
 from flask import Flask, current_app, request
 
 from ..pages.rendering import refusal
+from .security import secure_headers
+
+log = logging.getLogger("delve.overload")
 
 BUSY = "The server is busy right now, so your move was not made. Try again in a moment."
 RETRY_AFTER_SECONDS = 1
@@ -46,8 +51,16 @@ class LoadGauge:
 
     def note(self, late: float) -> None:
         """A wake-up ``late`` seconds after it was due."""
+        was = self.overloaded()
         weight = self.RISE if late > self.lag else self.FALL
         self.lag += (max(0.0, late) - self.lag) * weight
+        if self.overloaded() != was:
+            if was:
+                log.warning("taking actions again: the loop is %.0f ms behind", self.lag * 1000)
+            else:
+                log.warning(
+                    "refusing actions: the loop is %.0f ms behind (limit %.0f ms)", self.lag * 1000, self.limit * 1000
+                )
 
     def overloaded(self) -> bool:
         return self.limit > 0 and self.lag > self.limit
@@ -76,17 +89,60 @@ def gauge() -> LoadGauge:
     return current_app.extensions["delve_load_gauge"]
 
 
+ACTION_PATH = re.compile(r"/g/[^/]{1,64}/act")
+
+
+class RefuseAtTheDoor:
+    """WSGI middleware: while the process is overloaded, an htmx action (a page's click or key) is
+    answered here, before Flask opens its session, runs its hooks and logs it: the same 503 answer
+    every time, built once. A refusal that cost as much as a request would add to the very load it
+    turns away (at 300 busy tables, three refusals a second per core's worth of tables). Anything
+    else (a form without htmx) goes through Flask, which refuses it too (``init_app``)."""
+
+    def __init__(self, app: Flask, wsgi_app, load_gauge: LoadGauge) -> None:
+        self.app = app
+        self.wsgi_app = wsgi_app
+        self.gauge = load_gauge
+        self._answer: tuple[str, list[tuple[str, str]], bytes] | None = None
+
+    def __call__(self, environ, start_response):
+        if (
+            environ.get("REQUEST_METHOD") == "POST"
+            and environ.get("HTTP_HX_REQUEST") == "true"
+            and self.gauge.overloaded()
+            and ACTION_PATH.fullmatch(environ.get("PATH_INFO", ""))
+        ):
+            self.gauge.refuse()
+            status, headers, body = self._answer or self._build()
+            start_response(status, list(headers))
+            return [body]
+        return self.wsgi_app(environ, start_response)
+
+    def _build(self) -> tuple[str, list[tuple[str, str]], bytes]:
+        with self.app.test_request_context(headers={"HX-Request": "true"}):
+            response = busy_answer()
+            secure_headers(response)
+            headers = [(k, v) for k, v in response.headers.items() if k.lower() != "set-cookie"]
+            self._answer = (response.status, headers, response.get_data())
+        return self._answer
+
+
+def busy_answer():
+    response = refusal(503, BUSY)
+    response.headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
 def init_app(app: Flask) -> LoadGauge:
     app.extensions["delve_load_gauge"] = load_gauge = LoadGauge(float(app.config.get("OVERLOAD_LAG_MS", 0)))
+    app.wsgi_app = RefuseAtTheDoor(app, app.wsgi_app, load_gauge)  # type: ignore[method-assign]
 
     @app.before_request
     def refuse_actions_when_overloaded():
         if request.method == "POST" and request.endpoint in ACTION_ENDPOINTS and load_gauge.overloaded():
             load_gauge.refuse()
-            response = refusal(503, BUSY)
-            response.headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
-            response.headers["Cache-Control"] = "no-store"
-            return response
+            return busy_answer()
         return None
 
     return load_gauge
