@@ -450,8 +450,12 @@ def server_counts(urls: list[str]) -> dict:
             *ready.get("pushes", {}).items(),
             ("refused", ready.get("load", {}).get("actions_refused", 0)),
         ]:
+            if isinstance(value, bool):
+                continue
             if isinstance(value, int):
                 total[key] = total.get(key, 0) + value
+            elif isinstance(value, float):  # the servers' own push delays (their newest pushes): the worst
+                total[key] = max(total.get(key, 0.0), value)
     return total
 
 
@@ -540,7 +544,8 @@ def run_point(
         counts1 = server_counts([s.url for s in servers])
         time.sleep(1.0)  # PostgreSQL publishes its statistics about once a second
         services1 = service_counts(url, redis_url) if redis_url else None
-        counts = {key: counts1.get(key, 0) - counts0.get(key, 0) for key in counts1}
+        counts = {key: counts1.get(key, 0) - counts0.get(key, 0) for key in counts1 if isinstance(counts1[key], int)}
+        counts.update({key: value for key, value in counts1.items() if isinstance(value, float)})
         load = os.getloadavg()[0]
         store = Store(url)
         lost, duplicated, unknown, server_actions = check_log(store, run)
@@ -590,6 +595,8 @@ def run_point(
             "boards_rendered": counts.get("rendered", 0),
             "boards_unchanged": counts.get("unchanged", 0),
             "pushes_coalesced": counts.get("coalesced", 0) + counts.get("skipped", 0),
+            # The server's own share of a push's way (doorbell to the push leaving the process).
+            "server_push_p95": counts.get("delay_p95_ms"),
             "rss_mb": usage.peak_rss / 2**20,
             "generator_cpu": gen_cpu,
             "loadavg": load,

@@ -509,6 +509,8 @@ def test_healthz_and_readyz_answer_on_the_embedded_default(app):
         "skipped": 0,
         "pages": 0,
         "games_behind": 0,
+        "delay_p50_ms": None,
+        "delay_p95_ms": None,
     }
 
 

@@ -25,6 +25,8 @@ import dataclasses
 import logging
 import re
 import threading
+import time
+from collections import deque
 from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlencode
@@ -115,6 +117,10 @@ class BoardPushes:
         # bytes, no render), doorbells folded into a round already due, and pages that moved past a
         # revision before its board was drawn for them (they get the newer one instead).
         self.counts = {"rendered": 0, "unchanged": 0, "coalesced": 0, "skipped": 0}
+        # From a doorbell to each of its pushes leaving this process (the newest ones): what the
+        # server adds to a push's way, without the network or the page.
+        self._rung: dict[str, float] = {}
+        self._delays: deque[float] = deque(maxlen=4096)
         self.app = app
         self.emit = emit  # (event, data, sid)
         # (function, *args): a background task (a thread or a greenlet); None renders at once.
@@ -176,7 +182,13 @@ class BoardPushes:
 
     def report(self) -> dict:
         with self._lock:
-            return {**self.counts, "pages": len(self._by_sid), "games_behind": len(self._wanted)}
+            delays = sorted(self._delays)
+            report = {**self.counts, "pages": len(self._by_sid), "games_behind": len(self._wanted)}
+        for p in (50, 95):
+            report[f"delay_p{p}_ms"] = (
+                round(delays[min(len(delays) - 1, len(delays) * p // 100)] * 1000, 1) if delays else None
+            )
+        return report
 
     def __len__(self) -> int:
         with self._lock:
@@ -192,6 +204,7 @@ class BoardPushes:
             previous = self._wanted.get(game_id)
             if previous is None or previous[0] < revision:
                 self._wanted[game_id] = (revision, acted_by)
+            self._rung.setdefault(game_id, time.monotonic())
             if previous is not None:
                 self.counts["coalesced"] += 1
             if game_id in self._running:
@@ -206,15 +219,16 @@ class BoardPushes:
         while True:
             with self._lock:
                 wanted = self._wanted.pop(game_id, None)
+                rung = self._rung.pop(game_id, time.monotonic())
                 if wanted is None:
                     self._running.discard(game_id)
                     return
             try:
-                self._push(game_id, *wanted)
+                self._push(game_id, *wanted, rung=rung)
             except Exception:  # a page recovers by itself (its next watch); never kill the loop
                 log.exception("pushing the boards of game %s failed", game_id)
 
-    def _push(self, game_id: str, revision: int, acted_by: str | None) -> None:
+    def _push(self, game_id: str, revision: int, acted_by: str | None, rung: float | None = None) -> None:
         app = self.app
         if app is None:
             return
@@ -260,6 +274,8 @@ class BoardPushes:
                         current.log_seen = log_mark
                 if event is not None and self.emit is not None:
                     self.emit(event, data, sid)
+                    if rung is not None:
+                        self._delays.append(time.monotonic() - rung)
 
     @staticmethod
     def _still_seated(seat_hashes: dict[str, str], watchers: list[tuple[str, Watcher]]) -> list[tuple[str, Watcher]]:
