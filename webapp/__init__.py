@@ -121,5 +121,5 @@ def create_app(config: dict | None = None) -> Flask:
         presence.start_background_jobs(app, socketio)
         # The bots' own loop (domain/bots.py): a pass every quarter second, beside the clock's.
         presence.start_bot_loop(app, socketio)
-        socketio.start_background_task(load_gauge.watch, socketio.sleep)
+        socketio.start_background_task(load_gauge.watch, socketio.sleep, waiting=board_pushes.oldest_waiting)
     return app

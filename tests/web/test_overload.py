@@ -5,6 +5,7 @@ is still served."""
 from __future__ import annotations
 
 import json
+import time
 
 from tests.page import Page
 from tests.web.test_dungeon_of_doom_web import Table
@@ -85,3 +86,28 @@ def test_the_gauge_reads_the_loop_lag_from_its_clock():
     except StopIteration:
         pass
     assert 250 < gauge.report()["lag_ms"] <= 300
+
+
+def test_work_waiting_to_start_counts_as_being_behind():
+    # The loop's timers on time, but a push round has waited 400 ms to start: behind all the same.
+    now = [0.0]
+
+    def sleep(seconds):
+        now[0] += seconds
+        if now[0] > 1:
+            raise StopIteration
+
+    gauge = LoadGauge(250)
+    try:
+        gauge.watch(sleep, clock=lambda: now[0], waiting=lambda: 0.4)
+    except StopIteration:
+        pass
+    assert gauge.overloaded()
+
+
+def test_the_pushes_say_how_long_their_oldest_doorbell_has_waited(app, seat_client):
+    pushes = app.extensions["delve_board_pushes"]
+    assert pushes.oldest_waiting() == 0.0
+    with pushes._lock:
+        pushes._rung["a game"] = time.monotonic() - 3
+    assert 3 <= pushes.oldest_waiting() < 4

@@ -176,6 +176,15 @@ class BoardPushes:
             if not sids:
                 del self._by_game[game_id]
 
+    def oldest_waiting(self) -> float:
+        """Seconds the oldest doorbell not yet pushed has waited (0: none waits). A push round is
+        a greenlet's callback, which gevent runs after the sockets' reads once it has spent its
+        switch interval: past capacity the rounds wait here long before the loop's own timers
+        look late, so the load gauge reads both."""
+        with self._lock:
+            oldest = min(self._rung.values(), default=None)
+        return 0.0 if oldest is None else time.monotonic() - oldest
+
     def _count(self, what: str) -> None:
         with self._lock:
             self.counts[what] += 1
@@ -183,7 +192,11 @@ class BoardPushes:
     def report(self) -> dict:
         with self._lock:
             delays = sorted(self._delays)
-            report = {**self.counts, "pages": len(self._by_sid), "games_behind": len(self._wanted)}
+            report: dict[str, int | float | None] = {
+                **self.counts,
+                "pages": len(self._by_sid),
+                "games_behind": len(self._wanted),
+            }
         for p in (50, 95):
             report[f"delay_p{p}_ms"] = (
                 round(delays[min(len(delays) - 1, len(delays) * p // 100)] * 1000, 1) if delays else None

@@ -1,9 +1,12 @@
 """Graceful overload: past what this process can serve, actions are refused at the door (503 with
 ``Retry-After``) instead of queueing until every page's push is seconds late and sockets drop.
 
-One measure says how far behind the process is: the lag of its own loop. A background task asks
-to sleep ``INTERVAL`` and notes how much later than asked it woke (under gevent every greenlet
-that was ready ran first; under threads, everyone who held the interpreter). A process serving
+One measure says how far behind the process is: the lag of its own loop, or the age of the oldest
+push round still waiting to start, whichever is later. A background task asks to sleep
+``INTERVAL`` and notes how much later than asked it woke (under gevent every greenlet that was
+ready ran first; under threads, everyone who held the interpreter); gevent runs spawned greenlets
+(the push rounds) only for a switch interval between two polls of the sockets, so past capacity
+they fall behind before the timers do, and the gauge asks the pushes too. A process serving
 within its capacity wakes a millisecond or two late; one that takes more work than it can do falls
 further behind every second. While the lag is above ``OVERLOAD_LAG_MS`` a new action is refused
 before anything is read or written, so the work already accepted (its pushes, the other pages'
@@ -77,12 +80,19 @@ class LoadGauge:
             "actions_refused": self.refused,
         }
 
-    def watch(self, sleep: Callable[[float], object], clock: Callable[[], float] = time.monotonic) -> None:
-        """Look at the clock forever (a background task's body)."""
+    def watch(
+        self,
+        sleep: Callable[[float], object],
+        clock: Callable[[], float] = time.monotonic,
+        waiting: Callable[[], float] = lambda: 0.0,
+    ) -> None:
+        """Look at the clock forever (a background task's body). ``waiting``: how long the oldest
+        piece of accepted work has waited to start (``BoardPushes.oldest_waiting``); the process
+        is as far behind as the later of the two."""
         while True:
             asked = clock()
             sleep(self.INTERVAL)
-            self.note(clock() - asked - self.INTERVAL)
+            self.note(max(clock() - asked - self.INTERVAL, waiting()))
 
 
 def gauge() -> LoadGauge:
