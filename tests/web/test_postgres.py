@@ -82,3 +82,23 @@ def test_two_players_pressing_play_again_at_once_reach_one_table_on_postgres(app
     assert len(targets) == 1 and store.load(t.game_id).lobby["next"] in targets
     assert sorted(s.name for s in store.seats(targets.pop())) == ["Ann", "Bob"]
     assert store.count_games() == 2
+
+
+def test_a_pooled_connection_that_died_while_idle_is_replaced_not_used(app, monkeypatch):
+    # The server ends the pool's idle connection (a restart, a proxy's timeout): the next request
+    # still reads, through a fresh connection, because an idle connection is pinged before use.
+    import psycopg
+    from sqlalchemy import text
+
+    from webapp.storage import engine as engines
+
+    store = app.extensions["delve_store"]
+    with store.engine.connect() as conn:
+        pid = conn.execute(text("SELECT pg_backend_pid()")).scalar()
+    with store.engine.connect() as conn:  # the same pooled connection, in steady use: not pinged
+        assert conn.execute(text("SELECT pg_backend_pid()")).scalar() == pid
+    monkeypatch.setattr(engines, "PING_AFTER_IDLE_SECONDS", 0.0)
+    with psycopg.connect(store.engine.url.set(drivername="postgresql").render_as_string(False)) as other:
+        other.execute("SELECT pg_terminate_backend(%s)", (pid,))
+    with store.engine.connect() as conn:
+        assert conn.execute(text("SELECT pg_backend_pid()")).scalar() != pid
