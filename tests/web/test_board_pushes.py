@@ -248,6 +248,8 @@ def test_the_pushes_an_action_rings_render_from_the_game_it_stored_without_readi
     reads = []
     load = table.store.load
     monkeypatch.setattr(table.store, "load", lambda *args, **kwargs: reads.append(args) or load(*args, **kwargs))
+    game_and_seats = table.store.game_and_seats
+    monkeypatch.setattr(table.store, "game_and_seats", lambda game_id: reads.append(game_id) or game_and_seats(game_id))
 
     def reads_of_one_action() -> int:
         mover = table.turn_seat()

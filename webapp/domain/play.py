@@ -128,6 +128,17 @@ loaded_states: LoadedStates[Any] = LoadedStates()
 recent_games: LoadedStates[LoadedGame] = LoadedStates(size=1024)
 
 
+def loaded(record: GameRecord) -> LoadedGame:
+    """A game from its row read with its snapshot: the state at that version from this process's
+    cache when it is there (no parse), else from the snapshot."""
+    rules = rules_engine.get(record.slug)
+    state = loaded_states.get(record.id, record.version)
+    if state is None and record.snapshot is not None:
+        state = rules.load(record.snapshot)
+        loaded_states.put(record.id, record.version, state)
+    return LoadedGame(record, rules, state)
+
+
 def load_game(store: Store, game_id: str) -> LoadedGame | None:
     if not isinstance(game_id, str) or len(game_id) > 64:
         return None

@@ -253,11 +253,16 @@ class BoardPushes:
             return
         with app.app_context():
             store = app.extensions["delve_store"]
-            # The game as the action that rang left it, when it was stored by this process (no read).
-            game = play.recent_games.get(game_id, revision) or play.load_game(store, game_id)
-            if game is None:
-                return
-            seats, seat_hashes = store.seats_and_hashes(game_id)
+            # The game as the action that rang left it, when it was stored by this process (no
+            # read); else the game and its seats through one connection.
+            game = play.recent_games.get(game_id, revision)
+            if game is not None:
+                seats, seat_hashes = store.seats_and_hashes(game_id)
+            else:
+                record, seats, seat_hashes = store.game_and_seats(game_id)
+                if record is None:
+                    return
+                game = play.loaded(record)
             # A solo game's board has no roster.
             prefetched = Prefetched(game, seats if game.rules.table else [])
             if any(watcher.seat is not None for _sid, watcher in watchers):

@@ -29,22 +29,26 @@ class SeatQueries:
     def seats_and_hashes(self, game_id: str) -> tuple[list[SeatRecord], dict[str, str]]:
         """The seats (``seats``) and their token hashes (``seat_hashes``), read at once."""
         with self.engine.connect() as conn:
-            rows = list(conn.execute(_SEATS, {"game_id": game_id}).mappings())
-            return [
-                SeatRecord(
-                    r["seat"],
-                    r["name"],
-                    r["joined_at"],
-                    bool(r["connected"]),
-                    r["last_seen"],
-                    bool(r["gone"]),
-                    r["bot"],
-                    bool(r["kept"]),
-                    bool(r["bot_played"]),
-                    r["bot_since"],
-                )
-                for r in rows
-            ], {r["seat"]: r["token_hash"] for r in rows}
+            return self._seats_and_hashes(conn, game_id)
+
+    @staticmethod
+    def _seats_and_hashes(conn, game_id: str) -> tuple[list[SeatRecord], dict[str, str]]:
+        rows = list(conn.execute(_SEATS, {"game_id": game_id}).mappings())
+        return [
+            SeatRecord(
+                r["seat"],
+                r["name"],
+                r["joined_at"],
+                bool(r["connected"]),
+                r["last_seen"],
+                bool(r["gone"]),
+                r["bot"],
+                bool(r["kept"]),
+                bool(r["bot_played"]),
+                r["bot_since"],
+            )
+            for r in rows
+        ], {r["seat"]: r["token_hash"] for r in rows}
 
     def add_seat(
         self,

@@ -26,6 +26,7 @@ from .records import (
     _LOG_ACTION,
     _REVISION,
     GameRecord,
+    SeatRecord,
     StaleVersion,
     _json,
     _seat_number,
@@ -111,6 +112,15 @@ class Store(SeatQueries, BotQueries, ChatQueries):
         with self.engine.connect() as conn:
             row = conn.execute(statement, {"game_id": game_id}).mappings().first()
         return None if row is None else self._record(row)
+
+    def game_and_seats(self, game_id: str) -> tuple[GameRecord | None, list[SeatRecord], dict[str, str]]:
+        """The game's row (its snapshot included) and its seats with their token hashes, through
+        one connection: what a push round reads of a game another process changed."""
+        with self.engine.connect() as conn:
+            row = conn.execute(_LOAD_GAME, {"game_id": game_id}).mappings().first()
+            if row is None:
+                return None, [], {}
+            return self._record(row), *self._seats_and_hashes(conn, game_id)
 
     def version(self, game_id: str) -> int | None:
         with self.engine.connect() as conn:
