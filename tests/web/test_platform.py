@@ -501,7 +501,13 @@ def test_healthz_and_readyz_answer_on_the_embedded_default(app):
     assert ready.status_code == 200
     assert {k: ready.json[k] for k in ("status", "checks")} == {"status": "ready", "checks": {"database": "ok"}}
     # What an operator reads of the load: the loop's lag, whether actions are refused, the pushes.
-    assert ready.json["load"] == {"lag_ms": 0.0, "limit_ms": 150, "refusing_actions": False, "actions_refused": 0}
+    assert ready.json["load"] == {
+        "lag_ms": 0.0,
+        "waiting_ms": 0.0,
+        "limit_ms": 150,
+        "refusing_actions": False,
+        "actions_refused": 0,
+    }
     assert ready.json["pushes"] == {
         "rendered": 0,
         "unchanged": 0,

@@ -14,8 +14,9 @@ boards, the sockets' pings) catches up, and the lag falls back. Only actions are
 are what makes the work (each one renders a board for every page at its table), a refused one
 changes nothing and the page says "busy, try again"; pages, boards and sockets are always served.
 
-The lag is followed quickly up and slowly down (a moment's hiccup does not refuse anyone for
-long, a busy spell keeps refusing until it is over). ``LoadGauge.report`` is what ``/readyz``
+The loop's lag is followed quickly up and slowly down (a moment's hiccup does not refuse anyone for
+long, a busy spell keeps refusing until it is over); the oldest waiting push is read as it is (an
+age is smooth already). ``LoadGauge.report`` is what ``/readyz``
 shows: the lag, whether actions are refused, and how many were.
 """
 
@@ -48,25 +49,26 @@ class LoadGauge:
 
     def __init__(self, limit_ms: float) -> None:
         self.limit = max(0.0, limit_ms) / 1000
-        self.lag = 0.0  # seconds
+        self.lag = 0.0  # seconds, smoothed
+        self.waiting = 0.0  # seconds the oldest accepted work has waited to start, at the last look
         self.refused = 0
+        self._was = False  # overloaded at the last look (for the log line when that changes)
         self._lock = threading.Lock()
 
     def note(self, late: float) -> None:
-        """A wake-up ``late`` seconds after it was due."""
-        was = self.overloaded()
+        """A wake-up ``late`` seconds after it was due (and the waiting work looked at with it)."""
         weight = self.RISE if late > self.lag else self.FALL
-        self.lag += (max(0.0, late) - self.lag) * weight
-        if self.overloaded() != was:
+        was, self.lag = self._was, self.lag + (max(0.0, late) - self.lag) * weight
+        self._was = self.overloaded()
+        if self._was != was:
+            behind = max(self.lag, self.waiting) * 1000
             if was:
-                log.warning("taking actions again: the loop is %.0f ms behind", self.lag * 1000)
+                log.warning("taking actions again: %.0f ms behind", behind)
             else:
-                log.warning(
-                    "refusing actions: the loop is %.0f ms behind (limit %.0f ms)", self.lag * 1000, self.limit * 1000
-                )
+                log.warning("refusing actions: %.0f ms behind (limit %.0f ms)", behind, self.limit * 1000)
 
     def overloaded(self) -> bool:
-        return self.limit > 0 and self.lag > self.limit
+        return self.limit > 0 and max(self.lag, self.waiting) > self.limit
 
     def refuse(self) -> None:
         with self._lock:
@@ -75,6 +77,7 @@ class LoadGauge:
     def report(self) -> dict:
         return {
             "lag_ms": round(self.lag * 1000, 1),
+            "waiting_ms": round(self.waiting * 1000, 1),
             "limit_ms": round(self.limit * 1000),
             "refusing_actions": self.overloaded(),
             "actions_refused": self.refused,
@@ -92,7 +95,8 @@ class LoadGauge:
         while True:
             asked = clock()
             sleep(self.INTERVAL)
-            self.note(max(clock() - asked - self.INTERVAL, waiting()))
+            self.waiting = waiting()
+            self.note(clock() - asked - self.INTERVAL)
 
 
 def gauge() -> LoadGauge:
