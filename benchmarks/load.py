@@ -467,13 +467,15 @@ def service_counts(database_url: str, redis_url: str) -> dict:
 
     with psycopg.connect(database_url.replace("postgresql+psycopg://", "postgresql://"), autocommit=True) as conn:
         row = conn.execute(
-            "SELECT xact_commit, tup_inserted + tup_updated + tup_deleted FROM pg_stat_database"
+            "SELECT xact_commit, tup_inserted + tup_updated + tup_deleted, xact_rollback FROM pg_stat_database"
             " WHERE datname = current_database()"
         ).fetchone()
     stats = redis.Redis.from_url(redis_url).info("stats")
     return {
         "commits": row[0],
         "rows_written": row[1],
+        # SQLAlchemy ends a read-only connection with a rollback: these are the reads.
+        "reads": row[2],
         "redis_commands": stats["total_commands_processed"],
         "redis_bytes": stats["total_net_input_bytes"] + stats["total_net_output_bytes"],
     }
@@ -708,12 +710,21 @@ def print_services(results: list[dict]) -> None:
     if rows:
         print_table(
             "Shared services per accepted action (PostgreSQL fsync off, as in the tests)",
-            ["setup", "N games", "PostgreSQL commits", "rows written", "Redis commands", "Redis bytes"],
+            [
+                "setup",
+                "N games",
+                "PostgreSQL commits",
+                "read transactions",
+                "rows written",
+                "Redis commands",
+                "Redis bytes",
+            ],
             [
                 [
                     r["setup"],
                     r["games"],
                     f"{r['per_action']['commits']:.2f}",
+                    f"{r['per_action']['reads']:.2f}",
                     f"{r['per_action']['rows_written']:.2f}",
                     f"{r['per_action']['redis_commands']:.2f}",
                     f"{r['per_action']['redis_bytes']:.0f}",
