@@ -76,6 +76,8 @@ class Attempt:
     browser: str
     by_bot: bool = False
     """A bot played the attempt's seat (at some point): listed, never ranked."""
+    seat: str = play.SOLO_SEAT
+    """The attempt's own seat: the one its browser took (a daily table's opener's)."""
 
 
 def _ranking_key(attempt: Attempt) -> tuple[int, int, float]:
@@ -182,6 +184,7 @@ def attempts(store: Store, deal: str, *, finished_only: bool = True) -> list[Att
                 ranked=bool(row.ranked) and not by_bot,
                 browser=row.browser,
                 by_bot=by_bot,
+                seat=seat,
             )
         )
     found.sort(key=_ranking_key)
@@ -199,7 +202,8 @@ class Placement:
     label: str
     """The deal in words: "Ann's challenge", "today's deal"."""
     ranked: bool
-    """False for practice (and for a game a bot played): the panel says so instead of a place."""
+    """False for practice (and for a game a bot played, and for a seat that joined a daily table):
+    the panel says so instead of a place."""
     unranked_because: str
     """Why it is not ranked, in a sentence ('' when it is)."""
     place: int
@@ -215,8 +219,10 @@ class Placement:
         return f"{ordinal(self.place)} of {self.of}"
 
 
-def placement(store: Store, game_id: str) -> Placement | None:
-    """Where the finished game ``game_id`` placed on its shared deal, None when it is on none."""
+def placement(store: Store, game_id: str, seat: str = play.SOLO_SEAT) -> Placement | None:
+    """Where the finished game ``game_id`` placed on its shared deal for its player at ``seat``,
+    None when it is on none. The deal's attempt is the seat of the browser that started the game:
+    at a daily table, another seat joined the opener's attempt and is not ranked (its panel says so)."""
     deal = deal_of(store, game_id)
     if deal is None:
         return None
@@ -230,11 +236,16 @@ def placement(store: Store, game_id: str) -> Placement | None:
         label = "today's deal" if day == today().isoformat() else f"the daily deal of {day}"
     listed = attempts(store, deal)
     ranking = [a for a in listed if a.ranked]
-    mine = next((i for i, a in enumerate(ranking) if a.game_id == game_id), None)
-    others = [a for a in ranking if a.game_id != game_id]
+    attempt = next((a for a in listed if a.game_id == game_id), None)
+    # Another seat's attempt: ``seat`` joined the table of the player who opened it.
+    opener = attempt if attempt is not None and attempt.seat != seat else None
+    mine = None if opener else next((i for i, a in enumerate(ranking) if a.game_id == game_id), None)
+    others = [a for a in ranking if opener or a.game_id != game_id]
     if mine is not None:
         unranked_because = ""
-    elif any(a.game_id == game_id and a.by_bot for a in listed):
+    elif opener is not None:
+        unranked_because = f"You joined {opener.name}'s table: only the seat that opened it is ranked on {label}."
+    elif attempt is not None and attempt.by_bot:
         unranked_because = f"A bot played this game: it is listed on {label}, not ranked."
     else:
         unranked_because = f"Practice: this game is not ranked on {label} (only a first attempt on a deal is)."

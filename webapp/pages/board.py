@@ -261,6 +261,10 @@ def render_game(game: play.LoadedGame, seat: str | None, *, flash: str | None = 
                 {**view, "log": _onlookers_words(view["log"], result["text"], ending["text"])},
                 _onlookers_words(context["new_log"], result["text"], ending["text"]),
             )
+        if not entry.solo and seat is not None and result and "daily" in game.record.lobby:
+            # A daily deal's table (its lobby says so: no query for any other table), on a seated
+            # player's own page: where their attempt placed, the score to beat, the ranking.
+            context["placement"] = deals.placement(store(), game.id, seat)
         if played_by_bots is not None:
             say_whose_moves(context, played_by_bots, seat)
         template = f"{entry.template_dir}/game.html"
