@@ -490,6 +490,7 @@ def run_point(
     worker: str,
     boards: bool = True,
     processes: int | None = None,
+    overload_ms: float = 150,
 ) -> dict:
     from webapp.storage.store import Store
 
@@ -500,6 +501,7 @@ def run_point(
         "CONNECTIONS_PER_ADDRESS": "0",
         "LOG_LEVEL": "WARNING",
         "DELVE_TEST_OPTIONS": "0",
+        "OVERLOAD_LAG_MS": str(overload_ms),
     }
     args: list[str] = []
     if worker == "gthread":
@@ -747,6 +749,12 @@ def main():
     parser.add_argument("--max-games", type=int, default=400)
     parser.add_argument("--worker", choices=["gevent", "gthread"], default="gevent")
     parser.add_argument(
+        "--overload-ms",
+        type=float,
+        default=150,
+        help="the servers' OVERLOAD_LAG_MS (default 150, the production default; 0: never refuse actions)",
+    )
+    parser.add_argument(
         "--processes",
         type=int,
         choices=[1, 2],
@@ -783,7 +791,15 @@ def main():
                 if n not in tried:
                     print(f"... {setup}, N={n}, {args.seconds:.0f} s", file=sys.stderr, flush=True)
                     tried[n] = run_point(
-                        setup, n, args.seconds, services, workdir, args.worker, not args.fetch, args.processes
+                        setup,
+                        n,
+                        args.seconds,
+                        services,
+                        workdir,
+                        args.worker,
+                        not args.fetch,
+                        args.processes,
+                        args.overload_ms,
                     )
                     print(json.dumps(tried[n]), file=sys.stderr, flush=True)
                 return tried[n]

@@ -84,6 +84,10 @@ class LiveServer:
             # proven in tests/ops/test_rate_limits.py (in process with the limiter's clock
             # frozen, and across two processes sharing Redis).
             "RATE_LIMITS": "0",
+            # Never refuse actions as overloaded: the server shares two cores with Chromium and
+            # pytest, whose bursts are not a server behind on its players (the gate is tested in
+            # tests/web/test_overload.py and measured by benchmarks/load.py).
+            "OVERLOAD_LAG_MS": "0",
             # Bots at a brisk pace (the default is a second), so a bot game ends within a test.
             "BOT_DELAY_SECONDS": "0.05",
             "CLASSIC_PORTS": f"{self.classic_port}-{self.classic_port}",

@@ -112,6 +112,10 @@ class Server:
                 "DELVE_TEST_OPTIONS": "1",
                 # Short, so stopping a server with open websockets does not wait 10 s per test.
                 "GRACEFUL_TIMEOUT": "2",
+                # Never refuse actions as overloaded: these servers share two cores with their
+                # clients and other tests, and a test is about something else (the gate is
+                # tested in tests/web/test_overload.py and measured by benchmarks/load.py).
+                "OVERLOAD_LAG_MS": "0",
             }
         )
         if self.redis_url:

@@ -657,6 +657,8 @@ ROUTES: dict[str, Route] = {
         near=("dod_waiting", "dod_running", "dc_running", "dod_finished") * 2,
     ),
     "/g/<game_id>/again": Route("POST", examples=90, near=FINISHED),
+    # The returning player has read what a bot played for them (webapp/pages/bot_play.py).
+    "/g/<game_id>/bot-report": Route("POST", examples=45, near=("dod_running", "dc_running", "dod_finished")),
     # The classic gateway's toggle (webapp/adapters/classic); this app has no CLASSIC_PORTS, so it must
     # refuse cleanly whatever it is sent (tests/web/test_classic.py covers it turned on).
     "/g/<game_id>/classic": Route(
@@ -1131,6 +1133,7 @@ test_fuzz_chat = fuzz(
 )
 test_fuzz_classic = fuzz("/g/<game_id>/classic", known("/g/<game_id>/classic", "dod_waiting", fields={"on": "1"}))
 test_fuzz_again = fuzz("/g/<game_id>/again", known("/g/<game_id>/again", "dod_running"))
+test_fuzz_bot_report = fuzz("/g/<game_id>/bot-report", known("/g/<game_id>/bot-report", "dod_running"))
 test_fuzz_replay = fuzz(
     "/g/<game_id>/replay",
     known("/g/<game_id>/replay", "dod_running", fields={"step": "1", "as": "p1"}),

@@ -45,12 +45,15 @@ class LoadGauge:
     """This process's loop lag, and the actions refused because of it."""
 
     INTERVAL = 0.05  # seconds between two looks at the clock
-    RISE, FALL = 0.5, 0.1  # how much of a new reading moves the gauge up, and down
+    # How much of a new reading moves the loop's lag up, and down: a single slow moment (one
+    # blocking call of 400 ms) does not refuse anyone, a busy spell does within a few looks.
+    RISE, FALL = 0.25, 0.1
 
     def __init__(self, limit_ms: float) -> None:
         self.limit = max(0.0, limit_ms) / 1000
         self.lag = 0.0  # seconds, smoothed
-        self.waiting = 0.0  # seconds the oldest accepted work has waited to start, at the last look
+        self.waiting = 0.0  # seconds the oldest accepted work has waited to start, over the last two looks
+        self._last_waiting = 0.0
         self.refused = 0
         self._was = False  # overloaded at the last look (for the log line when that changes)
         self._lock = threading.Lock()
@@ -95,7 +98,10 @@ class LoadGauge:
         while True:
             asked = clock()
             sleep(self.INTERVAL)
-            self.waiting = waiting()
+            # The lower of two looks in a row: a push round held up by one slow moment runs at
+            # the next look; rounds that keep waiting are a process behind.
+            now_waiting = waiting()
+            self.waiting, self._last_waiting = min(now_waiting, self._last_waiting), now_waiting
             self.note(clock() - asked - self.INTERVAL)
 
 
