@@ -41,11 +41,11 @@ def assert_named(body: str, where: str) -> str:
     return spoken
 
 
-def play_to_the_end(clients: dict, store, rng: random.Random, label: str) -> str:
+def play_to_the_end(clients: dict, store, rng: random.Random, label: str, steps: int = STEPS) -> str:
     """Each step every seat reads its board, then one seat presses a button at random, until no
     button is left or the steps run out. Returns everything the live regions said."""
     said = []
-    for step in range(STEPS):
+    for step in range(steps):
         offers = []
         for seat, client in clients.items():
             body = client.board().get_data(as_text=True)
@@ -75,7 +75,9 @@ def test_the_patterns_catch_what_they_are_for():
 
 
 @pytest.mark.parametrize("slug", ["clear-the-dungeon", "hebracs-dungeon", "shuffle-and-doom"])
-@pytest.mark.parametrize("seed", [1, pytest.param(2, marks=pytest.mark.slow), pytest.param(3, marks=pytest.mark.slow)])
+# Two seeds a game: a third added half a minute to the suite and no kind of sentence the first
+# two had not read (tests/web/test_plain_words.py scans the same games' wording too).
+@pytest.mark.parametrize("seed", [1, pytest.param(2, marks=pytest.mark.slow)])
 def test_a_solo_game_played_at_random_names_its_cards(seat_client, store, slug, seed):
     player = seat_client()
     player.start(slug, **SMALL.get(slug, {}))
@@ -94,7 +96,8 @@ def test_dungeon_cards_played_at_random_names_its_cards(app, seat_client, seed):
 @pytest.mark.slow
 def test_the_dungeon_of_doom_played_at_random_names_no_card_by_its_code(app, seat_client):
     table = DoomTable(app, seat_client, players=2, seed=1)
-    play_to_the_end(table.clients, table.store, random.Random(1), "dungeon of doom")
+    # It deals no cards: a hundred steps read every kind of its sentences for a stray code.
+    play_to_the_end(table.clients, table.store, random.Random(1), "dungeon of doom", steps=100)
 
 
 def test_shuffle_and_doom_says_who_killed_you_by_the_cards_names():
