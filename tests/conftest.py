@@ -211,3 +211,15 @@ def seat_client(app):
         return SeatClient(app)
 
     return make
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    """The UTC day the daily pages believe it is (``clock["today"]``; move it on to change days)."""
+    import datetime as dt
+
+    from webapp.domain import deals
+
+    day = {"today": dt.date(2026, 11, 26)}
+    monkeypatch.setattr(deals, "today", lambda: day["today"])
+    return day

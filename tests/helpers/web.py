@@ -139,3 +139,9 @@ class Table:
 
     def state(self):
         return self.rules.load(self.store.load(self.game_id).snapshot)
+
+
+def at_address(client, address: str):
+    """``client`` from its own address: a deal ranks one attempt per browser and per address."""
+    client.http.environ_base["REMOTE_ADDR"] = address
+    return client

@@ -10,25 +10,12 @@ import json
 import pytest
 from sqlalchemy import update
 
+from tests.helpers.web import at_address
 from tests.page import Page
 from tests.web.test_deals import SLUG, challenge_from, deals_for, finished_game, take
 from tests.web.test_replays import play_to_the_end
 from webapp.domain import deals
 from webapp.storage.schema import games
-
-
-@pytest.fixture
-def clock(monkeypatch):
-    """The UTC day the daily pages believe it is."""
-    day = {"today": dt.date(2026, 11, 26)}
-    monkeypatch.setattr(deals, "today", lambda: day["today"])
-    return day
-
-
-def at(client, address):
-    """A client from its own address: a deal ranks one attempt per address."""
-    client.http.environ_base["REMOTE_ADDR"] = address
-    return client
 
 
 def challenge_named(client, name) -> str:
@@ -43,10 +30,10 @@ def end_panel(client, game_id) -> Page:
 
 class TestChallengeEndPanel:
     def test_an_attempt_says_where_it_placed_the_score_to_beat_and_links_to_the_ranking(self, seat_client, store):
-        ann = at(seat_client(), "203.0.113.1")
+        ann = at_address(seat_client(), "203.0.113.1")
         source = finished_game(ann, store)
         link = challenge_named(ann, "Ann")
-        bea = at(seat_client(), "203.0.113.2")
+        bea = at_address(seat_client(), "203.0.113.2")
         attempt = take(bea, link, name="Bea")
         play_to_the_end(bea, store, seed=9)
         ranking = [a for a in deals_for(bea.app, link) if a.ranked]
@@ -63,10 +50,10 @@ class TestChallengeEndPanel:
         assert f"{deals.ordinal(3 - place)} of 2 on Ann's challenge." in end_panel(ann, source).text("#deal-placement")
 
     def test_only_the_players_own_page_shows_the_placement(self, seat_client, store):
-        ann = at(seat_client(), "203.0.113.1")
+        ann = at_address(seat_client(), "203.0.113.1")
         finished_game(ann, store)
         link = challenge_named(ann, "Ann")
-        bea = at(seat_client(), "203.0.113.2")
+        bea = at_address(seat_client(), "203.0.113.2")
         attempt = take(bea, link)
         play_to_the_end(bea, store, seed=9)
         onlooker_page = ann.http.get(f"/g/{attempt}")  # open to Ann: her own attempt is over
@@ -75,10 +62,10 @@ class TestChallengeEndPanel:
         assert Page(bea.get(f"/g/{attempt}").data).select("#deal-placement")
 
     def test_a_second_attempt_is_practice_and_its_panel_says_so(self, seat_client, store):
-        ann = at(seat_client(), "203.0.113.1")
+        ann = at_address(seat_client(), "203.0.113.1")
         finished_game(ann, store)
         link = challenge_named(ann, "Ann")
-        bea = at(seat_client(), "203.0.113.2")
+        bea = at_address(seat_client(), "203.0.113.2")
         take(bea, link)
         play_to_the_end(bea, store, seed=4)
         again = take(bea, link)
@@ -95,7 +82,7 @@ class TestChallengeEndPanel:
 
 class TestSenderName:
     def test_the_challenge_goes_by_the_name_its_sender_gives(self, seat_client, store):
-        ann = at(seat_client(), "203.0.113.1")
+        ann = at_address(seat_client(), "203.0.113.1")
         finished_game(ann, store)
         panel = end_panel(ann, ann.game_id)
         field = panel.one("form.challenge-form input[name=name]")
@@ -129,10 +116,10 @@ class TestSenderName:
         assert deals.deal_of(store, ann.game_id) is None  # no challenge made
 
     def test_a_name_given_on_a_deal_is_offered_for_the_next_challenge(self, seat_client, store):
-        ann = at(seat_client(), "203.0.113.1")
+        ann = at_address(seat_client(), "203.0.113.1")
         finished_game(ann, store)
         link = challenge_from(ann)
-        bea = at(seat_client(), "203.0.113.2")
+        bea = at_address(seat_client(), "203.0.113.2")
         take(bea, link, name="Bea")
         play_to_the_end(bea, store, seed=9)
         finished_game(bea, store, seed=6)
@@ -141,12 +128,12 @@ class TestSenderName:
 
 class TestTieRule:
     def test_ties_go_to_fewer_actions_then_the_earlier_finish_as_the_page_says(self, seat_client, store):
-        ann = at(seat_client(), "203.0.113.1")
+        ann = at_address(seat_client(), "203.0.113.1")
         source = finished_game(ann, store)
         link = challenge_named(ann, "Ann")
         players = {"Ann": (ann, source)}
         for number, name in enumerate(["Bea", "Cat"], start=2):
-            client = at(seat_client(), f"203.0.113.{number}")
+            client = at_address(seat_client(), f"203.0.113.{number}")
             players[name] = (client, take(client, link, name=name))
             play_to_the_end(client, store, seed=number)
         # The same score for all three; Bea and Cat took fewer actions than Ann, and Bea finished first.

@@ -110,14 +110,6 @@ def deals_for(app, link):
         return deals.attempts(app.extensions["delve_store"], deals.challenge_deal(link.rsplit("/", 1)[1]))
 
 
-@pytest.fixture
-def clock(monkeypatch):
-    """The UTC day the daily pages believe it is."""
-    day = {"today": dt.date(2026, 11, 26)}
-    monkeypatch.setattr(deals, "today", lambda: day["today"])
-    return day
-
-
 class TestDailyDeals:
     def test_everyone_gets_the_days_deal_once_ranked_and_replays_open_the_next_day(self, seat_client, store, clock):
         ann, bea = seat_client(), seat_client()

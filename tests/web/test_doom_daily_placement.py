@@ -7,36 +7,21 @@ from __future__ import annotations
 import datetime as dt
 import json
 
-import pytest
 from sqlalchemy import update
 
+from tests.helpers.web import at_address
 from tests.page import Page
 from tests.web.test_bots import act, post
 from tests.web.test_deals import take
-from webapp.domain import deals
 from webapp.storage.schema import games
 
 DAILY = "/daily/dungeon-of-doom"
 
 
-@pytest.fixture
-def clock(monkeypatch):
-    """The UTC day the daily pages believe it is."""
-    day = {"today": dt.date(2026, 11, 26)}
-    monkeypatch.setattr(deals, "today", lambda: day["today"])
-    return day
-
-
-def at(client, address):
-    """A client from its own address: a deal ranks one attempt per address."""
-    client.http.environ_base["REMOTE_ADDR"] = address
-    return client
-
-
 def daily_table(seat_client, store, host, address, guests=()):
     """``host`` opens a table on today's map from ``address``, ``guests`` join, it starts and every
     adventurer leaves it: the game is over. Returns the host's client and the guests'."""
-    opener = at(seat_client(), address)
+    opener = at_address(seat_client(), address)
     game_id = take(opener, DAILY, name=host)
     joined = []
     for name in guests:

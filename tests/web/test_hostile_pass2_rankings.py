@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import datetime as dt
 
-import pytest
 from sqlalchemy import update
 
+from tests.helpers.web import at_address
 from tests.page import Page
 from tests.web.test_bots import act, changed_at, driver, open_table, play_now, post, settle, text_of
 from tests.web.test_deals import SLUG, challenge_from, finished_game, take
@@ -30,19 +30,6 @@ from webapp.realtime import presence
 from webapp.storage.schema import seats as seats_table
 
 DAILY = f"/daily/{SLUG}"
-
-
-@pytest.fixture
-def clock(monkeypatch):
-    """The UTC day the daily pages believe it is."""
-    day = {"today": dt.date(2026, 11, 26)}
-    monkeypatch.setattr(deals, "today", lambda: day["today"])
-    return day
-
-
-def at_address(client, address: str):
-    client.http.environ_base["REMOTE_ADDR"] = address
-    return client
 
 
 def todays_ranking(client) -> list[str]:
