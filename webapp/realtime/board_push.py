@@ -153,12 +153,11 @@ class BoardPushes:
         if app is None:
             return None
         with app.app_context():
-            store = app.extensions["delve_store"]
-            game = play.load_game(store, watcher.game_id)
-            if game is None or game.record.revision != watcher.shown:
+            record, seats, _hashes = app.extensions["delve_store"].game_and_seats(watcher.game_id)
+            if record is None or record.revision != watcher.shown:
                 return None
-            seats = store.seats(game.id) if game.rules.table else []
-            return board.board_inputs(Prefetched(game, seats, watcher.seat), watcher.page)
+            game = play.loaded(record)
+            return board.board_inputs(Prefetched(game, seats if game.rules.table else [], watcher.seat), watcher.page)
 
     def forget(self, sid: str, game_id: str | None = None) -> None:
         with self._lock:
