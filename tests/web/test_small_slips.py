@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from tests.page import Page
-from tests.web.test_deals import SLUG, clock, take  # noqa: F401 (clock is a fixture)
+from tests.web.test_deals import SLUG, take
 from tests.web.test_replays import play_to_the_end
 
 
 class TestDailyRanking:
-    def test_a_daily_rows_replay_opens_at_midnight_not_after_yours(self, seat_client, store, clock):  # noqa: F811
+    def test_a_daily_rows_replay_opens_at_midnight_not_after_yours(self, seat_client, store, clock):
         """Today's replays open for everybody when the day ends: the player's own row, over already,
         cannot say its replay opens "after yours"."""
         ann = seat_client()
