@@ -73,6 +73,10 @@ Optional hooks (module attribute → default):
   ``{"title", "items": [short sentences]}``, optionally ``"note"``, naming in plain words what the
   live pages hid (the draw pile top first, face-down cards, hands); [] when nothing is hidden.
   Default: ``view(state, None)`` with ``revealed`` []. Pages show it only once a game is over.
+- ``reveals(before, after, seat, action)`` → what ``action`` showed the acting seat or anyone
+  else that they had not seen, in a few words ("a card was turned"), or None when it showed
+  nothing: the moves since the last reveal can be undone (``rules_engine.undo``). Default: every
+  action reveals (the game has no undo).
 - ``positions(state)`` → where each seat's token stands, ``{seat: [row, col]}``, for a game played
   on a map: a replay draws each seat's path through the game from them. Default: {} (no map).
 
@@ -98,6 +102,7 @@ from typing import Any, Literal, Protocol, TypedDict
 
 from .fame import HallOfFame
 from .options import Option
+from .undo import Undoing, UndoReach, reveals_everything
 
 State = dict[str, Any]
 Action = dict[str, Any]
@@ -258,6 +263,8 @@ class Rules:
     classic_clients: bool
     bot: ModuleType | None
     """The ``BOT`` module (a ``BotModule``: ``_conformance`` has mypy check each one)."""
+    undo_reach: Callable[[State, str | None], UndoReach]
+    """How far a seat may undo now, and why not (``rules_engine.undo``)."""
 
     def __getattr__(self, name: str) -> Any:
         # Only reached for names that are not fields: a game's own extras.
@@ -298,6 +305,19 @@ class Rules:
         # Imported here, not by the game module: a bot module reads the game's own parts, so the
         # game naming it by its dotted name keeps the import one-way.
         bot = importlib.import_module(hooks["BOT"]) if hooks.get("BOT") else None
+        server_actions = tuple(hooks.get("server_actions", ()))
+        # Every game's new_game, apply, dump and load keep the undo trail around the game's own.
+        undoing = Undoing(
+            new_game_of_game=hooks["new_game"],
+            apply_of_game=hooks["apply"],
+            dump_of_game=hooks["dump"],
+            load_of_game=hooks["load"],
+            result_of_game=hooks["result"],
+            label_of_game=hooks.get("action_label", _default_label),
+            reveals=hooks.get("reveals", reveals_everything),
+            table=table,
+            server_actions=server_actions,
+        )
 
         return cls(
             module=module,
@@ -305,17 +325,17 @@ class Rules:
             title=hooks["title"],
             min_players=hooks["min_players"],
             max_players=hooks["max_players"],
-            new_game=hooks["new_game"],
+            new_game=undoing.new_game,
             legal_actions=hooks["legal_actions"],
-            apply=hooks["apply"],
+            apply=undoing.apply,
             view=hooks["view"],
             result=hooks["result"],
-            dump=hooks["dump"],
-            load=hooks["load"],
-            action_label=hooks.get("action_label", _default_label),
+            dump=undoing.dump,
+            load=undoing.load,
+            action_label=undoing.action_label,
             turn_clock=hooks.get("turn_clock", _no_clock),
             timed="turn_clock" in hooks,
-            server_actions=tuple(hooks.get("server_actions", ())),
+            server_actions=server_actions,
             timeout_action=action_or_none("timeout_action"),
             absence_action=action_or_none("absence_action"),
             join_action=action_or_none("join_action"),
@@ -340,4 +360,5 @@ class Rules:
             hall_of_fame=hooks.get("HALL_OF_FAME"),
             classic_clients=bool(hooks.get("CLASSIC_CLIENTS", False)),
             bot=bot,
+            undo_reach=undoing.reach,
         )
