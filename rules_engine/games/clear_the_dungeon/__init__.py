@@ -71,6 +71,9 @@ its count and ``known_bottom``) and the seed are never shown, to anyone.
 
 from __future__ import annotations
 
+from collections import Counter
+from typing import Any
+
 from ...cards import (
     JOKER,
     RANK_NAMES,
@@ -137,6 +140,45 @@ FRONT_PAGE_PLACE = 20
 DAILY_FORM: dict[str, str] = {}
 CHALLENGES = True
 
+
+def reveals(before: dict[str, Any], after: dict[str, Any], _seat: str, _action: dict[str, Any]) -> str | None:
+    """What the action showed that the player had not seen (``rules_engine.undo``), or None.
+
+    Read from the hidden parts of the state (10.3) rather than from the action's type: a
+    face-down dungeon card turned up or found to be a joker, cards taken from the power deck
+    (every draw is from the top, whose order is hidden), the bottom card shown by a K♦ that
+    was not already known, and the end of the game (a finished game's replay shows every card).
+    Placing a card, a defeat that turns nothing up, the K♠, the K♥ (unless it empties the hand,
+    which draws) and the K♦ decision show nothing new, so they can be undone.
+
+    >>> state = new_game(3, ["p1"])
+    >>> reveals(state, apply(state, "p1", {"type": "end_turn"}), "p1", {"type": "end_turn"})
+    '3 cards were drawn'
+    """
+    what: list[str] = []
+    monsters = jokers = 0
+    for pos, slot in before["dungeon"].items():
+        if slot is not None and not slot["face_up"]:
+            now = after["dungeon"][pos]
+            if now is None:
+                jokers += 1
+            elif now["face_up"]:
+                monsters += 1
+    if monsters:
+        what.append("a monster was turned face up" if monsters == 1 else f"{monsters} monsters were turned face up")
+    if jokers:
+        what.append("a joker was found" if jokers == 1 else f"{jokers} jokers were found")
+    drawn = (Counter(before["power_deck"]) - Counter(after["power_deck"])).total()
+    if drawn:
+        what.append("a card was drawn" if drawn == 1 else f"{drawn} cards were drawn")
+    peeked = after["pending"]
+    if peeked is not None and before["pending"] is None and peeked["card"] != before["known_bottom"]:
+        what.append("the bottom card of the power deck was shown")
+    if after["status"] != "playing":
+        what.append("the game ended")
+    return " and ".join(what) or None
+
+
 __all__ = [
     "attack_sum",
     "ACTIONS",
@@ -189,6 +231,7 @@ __all__ = [
     "power_value",
     "pretty",
     "result",
+    "reveals",
     "seeded_rng",
     "shuffled",
     "slug",
