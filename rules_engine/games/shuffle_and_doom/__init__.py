@@ -26,6 +26,9 @@ after setup; ``room_status`` / ``room_order`` are lists indexed by room id − 1
 
 from __future__ import annotations
 
+from collections import Counter
+from typing import Any
+
 from ...cards import Card, check_stacked_deck, pretty, rank_value, seeded_rng, shuffled, standard_deck
 from ...errors import IllegalAction, InvalidAction
 from ...grid import DIRECTION_NAMES, DIRECTIONS, connected_regions, in_bounds, neighbours, step
@@ -60,6 +63,35 @@ from .views import full_view, loss_warning, result, result_text, view
 FRONT_PAGE_PLACE = 10
 DAILY_FORM: dict[str, str] = {}
 CHALLENGES = True
+
+
+def reveals(before: dict[str, Any], after: dict[str, Any], _seat: str, _action: dict[str, Any]) -> str | None:
+    """What the action showed that the player had not seen (``rules_engine.undo``), or None.
+
+    The draw pile's order and the seed are the only hidden parts of the state (section 11), so
+    an action reveals when cards leave the draw pile (a room is drawn for on its first entry)
+    or the pile is reshuffled from the seed (an exhaustion), and when the game ends (a
+    finished game's replay shows the draw pile). Everything else — setting up, walking through
+    empty cells and emptied rooms, going back into a suspended room, fights, traps, taking,
+    retreating, drinking and reading — follows from face-up cards alone and can be undone.
+
+    >>> deck = ["5C", "8D", "3H", "9S", "7D", "KS", "JS", "QH", "6S"]
+    >>> state = apply(new_game(1, ["p1"], {"size": 4, "deck": deck}), "p1", {"type": "choose_stat_set", "set": "top"})
+    >>> last = {"type": "assign_diamond_bonus", "card": "8D", "stat": "attack"}
+    >>> reveals(state, apply(state, "p1", last), "p1", last)
+    'a room was turned face up'
+    """
+    what: list[str] = []
+    shuffled = after["exhaustions"] != before["exhaustions"]
+    if shuffled:
+        what.append("the deck was shuffled")
+    # An exhaustion happens only while a room is drawn for, which then draws from the new pile.
+    if shuffled or Counter(before["draw"]) - Counter(after["draw"]):
+        what.append("a room was turned face up")
+    if after["phase"] == "over":
+        what.append("the game ended")
+    return " and ".join(what) or None
+
 
 __all__ = [
     "ACTIONS",
@@ -102,6 +134,7 @@ __all__ = [
     "rank_value",
     "result",
     "result_text",
+    "reveals",
     "seeded_rng",
     "shuffled",
     "size_bonus",
