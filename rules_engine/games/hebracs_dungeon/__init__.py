@@ -31,6 +31,7 @@ from rules_engine.errors import InvalidAction
 
 from . import actions as _actions
 from . import data  # noqa: F401  (the page templates render rules tables from ``rules.data``)
+from . import reveals as _reveals
 from . import risks as _risks
 from . import scoring as _scoring
 from . import state as _state
@@ -103,3 +104,7 @@ def loss_warning(state: dict[str, Any], seat: str, action: dict[str, Any]) -> st
 
 
 leaderboard_key = _scoring.leaderboard_key
+
+reveals = _reveals.reveals
+"""What an action showed the player that they had not seen (``reveals.py``), or None: undo
+(``rules_engine.undo``) takes back moves until one of them showed something."""
