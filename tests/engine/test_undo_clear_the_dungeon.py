@@ -89,7 +89,7 @@ def silent_actions_checked(seed: int) -> tuple[set[str], int]:
 
 
 def test_a_silent_action_does_the_same_whatever_the_hidden_cards():
-    # Seeds 26, 67 and 170 are games the rough player plays long enough to win and use kings.
+    # Seeds 26, 67 and 170 are games the rough player plays long enough to win kings and use them.
     kinds: set[str] = set()
     told_apart = 0
     for seed in (0, 26, 67, 170):
