@@ -7,7 +7,8 @@ knows nothing of clocks: turn timeouts and lost connections arrive as the server
 The package: this module declares the game and its creation form; ``state`` (constants,
 options), ``transaction`` (the copy-on-write new state and the shared machinery), ``play``
 (``new_game``, legal actions, the actions and ``apply``/``dump``/``load`` from ``kit.Engine``),
-``views``; ``maps``, ``generator`` and ``vision`` as before.
+``views``; ``reveal`` (what an action showed anyone: the ``reveals`` hook of undo); ``maps``,
+``generator`` and ``vision`` as before.
 
 >>> state = new_game(7, ["p1", "p2"], {"map": "name Ledge\\nwin 0\\n#E..#",
 ...                                   "start_positions": {"p1": [0, 3], "p2": [0, 2]}})
@@ -86,6 +87,7 @@ from .maps import (
     shipped_maps,
 )
 from .play import ACTIONS, action_label, apply, dump, legal_actions, load, new_game
+from .reveal import reveals
 from .state import (
     BASE_AP,
     DEFAULT_TABLE,
@@ -282,6 +284,7 @@ __all__ = [
     "parse_map",
     "positions",
     "result",
+    "reveals",
     "server_actions",
     "shipped_maps",
     "slug",
