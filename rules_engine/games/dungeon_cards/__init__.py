@@ -110,6 +110,7 @@ from ...options import Option
 from . import actions as _actions
 from . import clock as _clock
 from . import data as _data
+from . import reveals as _reveals
 from . import risks as _risks
 from . import setup as _setup
 from . import views as _views
@@ -308,6 +309,11 @@ def _absent(state: dict[str, Any], seat: str, action: dict[str, Any]) -> dict[st
     _log(new, "left", f"{seat} has lost the connection for too long.")
     _actions.do(new, seat, {"type": "leave_game"})
     return new
+
+
+reveals = _reveals.reveals
+"""What an action showed that nobody had seen (``reveals.py``), or None; at a party, every
+action (every move is shared): undo (``rules_engine.undo``) takes back only a solo game's moves."""
 
 
 def view(state: dict[str, Any], seat: str | None) -> dict[str, Any]:
