@@ -317,6 +317,7 @@ class Rules:
             reveals=hooks.get("reveals", reveals_everything),
             table=table,
             server_actions=server_actions,
+            joinable=bool(hooks.get("join_action")),
         )
 
         return cls(

@@ -179,7 +179,7 @@ class TestTable:
         state = TABLE.apply(state, "p1", STEP)
         assert TABLE.undo_reach(state, "p1").steps == 1
         assert not TABLE.undo_reach(state, "p1").practice_offered
-        with pytest.raises(IllegalAction, match="Only a solo game"):
+        with pytest.raises(IllegalAction, match="Only a game played alone"):
             TABLE.apply(state, "p1", PRACTICE)
 
 
@@ -226,3 +226,13 @@ def test_every_game_says_why_it_cannot_undo_at_its_start(slug):
     reach = rules.undo_reach(rules.new_game(1, players, {}), "p1")
     assert reach.steps == 0 and reach.reason
     assert reach.practice_offered is not rules.table
+
+
+def test_a_table_dealt_to_one_player_nobody_can_join_is_played_alone():
+    alone = TABLE.new_game(4, ["p1"], {})
+    assert TABLE.undo_reach(alone, "p1").practice_offered
+    state = _play(TABLE, alone, [("p1", PRACTICE), ("p1", DRAW), ("p1", STEP)])
+    state = _play(TABLE, state, [("p1", UNDO), ("p1", UNDO)])
+    assert game_part(state) == game_part(alone) and is_practice(state)
+    joinable = Rules.of(types.SimpleNamespace(**{**vars(TABLE.module), "join_action": {"type": "join"}}))  # type: ignore[arg-type]
+    assert not joinable.undo_reach(joinable.new_game(4, ["p1"], {}), "p1").practice_offered

@@ -276,7 +276,7 @@ def test_undo_takes_back_silent_steps_to_the_same_turn_and_stops_at_the_reveal()
 def test_another_seats_action_ends_the_run_and_a_table_has_no_practice():
     state = dod.apply(dod.apply(_dod_table(), "p1", EAST), "p1", WEST)
     assert dod.undo_reach(state, "p1").steps == 1
-    with pytest.raises(IllegalAction, match="Only a solo game"):
+    with pytest.raises(IllegalAction, match="Only a game played alone"):
         dod.apply(state, "p1", {"type": "practice"})
     state = dod.apply(state, "p2", {"type": "leave"})
     assert dod.undo_reach(state, "p1").reason == SOMEONE_ELSE
