@@ -16,6 +16,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from . import logs
 from .adapters import classic
 from .config import PROJECT_ROOT, ConfigError, async_mode, from_environment
+from .domain import deals as shared_deals
 from .domain import hall_of_fame
 from .domain.bots import delay_from_environment
 from .domain.catalog import TEMPLATE_FOLDERS
@@ -63,7 +64,10 @@ def create_app(config: dict | None = None) -> Flask:
         raise database_error(app.config["DATABASE_URL"], error) from None
     # Every change to a game goes through this one service: it stores, then rings the doorbell;
     # the Hall of Fame's entries land inside the transaction of the action that earned them.
-    app.extensions["delve_service"] = GameService(store, ring=notify_changed, writers=[hall_of_fame.record_escapes])
+    # A switch to practice is marked (or refused, on a ranked attempt) in its action's transaction.
+    app.extensions["delve_service"] = GameService(
+        store, ring=notify_changed, writers=[shared_deals.note_practice_switch, hall_of_fame.record_escapes]
+    )
     # This process's caches, one per app (pages/viewer.py and web/context.py reach them).
     app.extensions["delve_spectator_fragments"] = SpectatorFragments()
     app.extensions["delve_histories"] = Histories()

@@ -6,7 +6,8 @@ store keeps only its hash, against each game this browser took a seat in (``brow
 From those rows come the browser's record per game: played, won, best score, current streak. It
 survives a cleared page cache (the server keeps it), but not a new browser or cleared cookies:
 there is nothing else to know a person by. A game in which a bot played this browser's seat
-(kept it while its player was away) is not in the record: it counts what a person played.
+(kept it while its player was away) is not in the record: it counts what a person played; nor is
+a practice game (``games.practice``: undo past reveals), which counts nothing.
 """
 
 from __future__ import annotations
@@ -52,10 +53,13 @@ class Record:
 
 def _played_by_this_browser(query):
     """``query`` (over games joined with browser_seats) without the games in which a bot played
-    the browser's seat: the record counts what a person played."""
-    return query.outerjoin(
-        seats, and_(seats.c.game_id == browser_seats.c.game_id, seats.c.seat == browser_seats.c.seat)
-    ).where(or_(seats.c.bot_played.is_(None), seats.c.bot_played == 0))
+    the browser's seat, and without practice games: the record counts what a person played
+    without undoing past a reveal."""
+    return (
+        query.outerjoin(seats, and_(seats.c.game_id == browser_seats.c.game_id, seats.c.seat == browser_seats.c.seat))
+        .where(or_(seats.c.bot_played.is_(None), seats.c.bot_played == 0))
+        .where(games.c.practice == 0)
+    )
 
 
 def records(store: Store, key: str | None) -> dict[str, Record]:

@@ -8,11 +8,14 @@ of each UTC day, the same for everybody; The Dungeon of Doom's is a table on the
 Every game played on a shared deal is an *attempt* (``deal_attempts``): ranked if it is the first
 on that deal both of this browser and of this client address (a keyed hash of it, as seats keep:
 a fresh cookie is free to make), practice otherwise; one started from another attempt ("the same
-deal again") is always practice. A deal's page lists its finished attempts, ranked by score (the
-attempt's own seat's), then fewer actions, then the earlier finish (``RANKING_ORDER``, which the
-page states); a seat a bot ever played is never ranked (and a daily table takes no bots at all:
-``service.takes_bots``). The end panel of an attempt tells its player where it placed
-(``placement``).
+deal again") is always practice. Practice is one concept: an attempt that is not ranked may be
+switched to practice mode (``rules_engine.undo``: undo past reveals), and a game in practice mode
+is never ranked (``games.practice``); a ranked attempt cannot be switched
+(``note_practice_switch`` refuses it in the action's own transaction). A deal's page lists its
+finished attempts, ranked by score (the attempt's own seat's), then fewer actions, then the
+earlier finish (``RANKING_ORDER``, which the page states); a seat a bot ever played is never
+ranked (and a daily table takes no bots at all: ``service.takes_bots``). The end panel of an
+attempt tells its player where it placed (``placement``).
 
 No studying the deal first: the replay (and the file) of an attempt opens only to a browser whose
 own attempt on that deal is finished, and a daily deal's replays stay closed to everybody until
@@ -33,10 +36,13 @@ from datetime import UTC, date, datetime, timedelta
 from sqlalchemy import and_, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
+from rules_engine.undo import is_practice
+
 from ..storage.schema import browser_seats, challenges, daily_deals, deal_attempts, games, seats
 from ..storage.store import Store
 from . import play
 from .catalog import BY_SLUG, GAMES, parse_options
+from .service import Refused
 
 TOKEN_BYTES = 12
 LEADERBOARD_SIZE = 50
@@ -78,6 +84,8 @@ class Attempt:
     """A bot played the attempt's seat (at some point): listed, never ranked."""
     seat: str = play.SOLO_SEAT
     """The attempt's own seat: the one its browser took (a daily table's opener's)."""
+    practice_mode: bool = False
+    """The game was played in practice mode (undo past reveals): listed, never ranked."""
 
 
 def _ranking_key(attempt: Attempt) -> tuple[int, int, float]:
@@ -101,9 +109,10 @@ def ordinal(n: int) -> str:
 def add_attempt(store: Store, deal: str, game_id: str, browser: str, origin: str, *, practice: bool = False) -> bool:
     """Note ``game_id`` as an attempt on ``deal`` from ``origin`` (the keyed hash of the address it
     came from, ``seat_tokens.origin_hash``); True when it is
-    ranked: the first on the deal of this browser and of this address, and not ``practice`` (an
-    attempt started from another attempt)."""
+    ranked: the first on the deal of this browser and of this address, not ``practice`` (an
+    attempt started from another attempt) and not a game in practice mode."""
     with store.engine.begin() as conn:
+        practice_mode = conn.execute(select(games.c.practice).where(games.c.id == game_id)).scalar()
         earlier = conn.execute(
             select(deal_attempts.c.game_id)
             .where(
@@ -112,7 +121,7 @@ def add_attempt(store: Store, deal: str, game_id: str, browser: str, origin: str
             )
             .limit(1)
         ).first()
-        ranked = earlier is None and not practice
+        ranked = earlier is None and not practice and not practice_mode
         conn.execute(
             insert(deal_attempts).values(
                 game_id=game_id, deal=deal, browser=browser, ranked=int(ranked), created_at=time.time(), origin=origin
@@ -130,6 +139,7 @@ def attempts(store: Store, deal: str, *, finished_only: bool = True) -> list[Att
             games.c.version,
             games.c.created_at,
             games.c.finished_at,
+            games.c.practice,
             deal_attempts.c.ranked,
             deal_attempts.c.browser,
             browser_seats.c.seat,
@@ -181,10 +191,11 @@ def attempts(store: Store, deal: str, *, finished_only: bool = True) -> list[Att
                 actions=row.version,
                 seconds=max(0.0, finished_at - row.created_at) if row.finished_at else 0.0,
                 finished_at=finished_at,
-                ranked=bool(row.ranked) and not by_bot,
+                ranked=bool(row.ranked) and not by_bot and not row.practice,
                 browser=row.browser,
                 by_bot=by_bot,
                 seat=seat,
+                practice_mode=bool(row.practice),
             )
         )
     found.sort(key=_ranking_key)
@@ -247,6 +258,8 @@ def placement(store: Store, game_id: str, seat: str = play.SOLO_SEAT) -> Placeme
         unranked_because = f"You joined {opener.name}'s table: only the seat that opened it is ranked on {label}."
     elif attempt is not None and attempt.by_bot:
         unranked_because = f"A bot played this game: it is listed on {label}, not ranked."
+    elif attempt is not None and attempt.practice_mode:
+        unranked_because = f"Practice: this game was played in practice mode, so it is not ranked on {label}."
     else:
         unranked_because = f"Practice: this game is not ranked on {label} (only a first attempt on a deal is)."
     return Placement(
@@ -287,6 +300,34 @@ def name_to_offer(store: Store, browser: str | None) -> str:
 def deal_of(store: Store, game_id: str) -> str | None:
     with store.engine.connect() as conn:
         return conn.execute(select(deal_attempts.c.deal).where(deal_attempts.c.game_id == game_id)).scalar()
+
+
+RANKED_NO_PRACTICE = (
+    "This game is a ranked attempt on its deal, so it cannot become practice: "
+    "play it to the end, then play the deal again for practice."
+)
+"""Why a ranked attempt is not switched to practice (a daily deal's first game, a challenge's)."""
+
+
+def is_ranked_attempt(store: Store, game_id: str) -> bool:
+    """Whether the game is a ranked attempt on a shared deal: it offers no switch to practice."""
+    with store.engine.connect() as conn:
+        return bool(conn.execute(select(deal_attempts.c.ranked).where(deal_attempts.c.game_id == game_id)).scalar())
+
+
+def note_practice_switch(conn, game, _seat, _action, new_state, _now) -> None:
+    """A writer of the game service (``play.Writer``): an action that made the game practice
+    marks it so (``games.practice``: never ranked on a deal, in the Hall of Fame or in a
+    browser's record) in the transaction that stores the action; a ranked attempt is refused
+    there (422, nothing stored): its deal's ranking counts it as played without undo. So a
+    game in practice mode never holds a ranked attempt, and ``deal_attempts.ranked`` stays true
+    to it without being rewritten."""
+    if game.state is None or is_practice(game.state) or not is_practice(new_state):
+        return
+    ranked = conn.execute(select(deal_attempts.c.ranked).where(deal_attempts.c.game_id == game.id)).scalar()
+    if ranked:
+        raise Refused(422, RANKED_NO_PRACTICE)
+    conn.execute(update(games).where(games.c.id == game.id).values(practice=1))
 
 
 def has_finished_attempt(store: Store, deal: str, browser: str | None) -> bool:
@@ -362,7 +403,8 @@ def challenge_of(store: Store, token: str):
 
 def make_challenge(store: Store, game_id: str, browser: str, origin: str, sender: str) -> str:
     """The challenge token of a finished solo game, made the first time (with the game as the
-    deal's first attempt, from ``browser`` and ``origin``, its maker named ``sender``)."""
+    deal's first attempt, from ``browser`` and ``origin``, its maker named ``sender``; ranked
+    unless the game was practice)."""
     with store.engine.connect() as conn:
         token = conn.execute(select(challenges.c.token).where(challenges.c.game_id == game_id)).scalar()
     if token is None:
@@ -371,13 +413,14 @@ def make_challenge(store: Store, game_id: str, browser: str, origin: str, sender
         try:
             with store.engine.begin() as conn:
                 conn.execute(insert(challenges).values(token=token, game_id=game_id, created_at=now, sender=sender))
+                practice_mode = conn.execute(select(games.c.practice).where(games.c.id == game_id)).scalar()
                 # The challenger's own game is the score to beat: the deal's first attempt.
                 conn.execute(
                     insert(deal_attempts).values(
                         game_id=game_id,
                         deal=challenge_deal(token),
                         browser=browser,
-                        ranked=1,
+                        ranked=0 if practice_mode else 1,
                         created_at=now,
                         origin=origin,
                     )

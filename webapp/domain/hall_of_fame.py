@@ -42,6 +42,7 @@ import time
 from sqlalchemy import func, insert, select
 
 from rules_engine.fame import HallOfFame
+from rules_engine.undo import is_practice
 
 from ..storage.schema import hall_of_fame, seats
 from .catalog import GAMES, GameEntry
@@ -86,8 +87,9 @@ def is_set_deal(*option_sets: dict, replayed: bool = False) -> bool:
 
 def record_escapes(conn, game, seat, action, new_state, now) -> None:
     """A writer of the game service: store the Hall of Fame entries this action wrote, on the
-    connection (and in the transaction) that stores the action."""
-    if game.state is None:
+    connection (and in the transaction) that stores the action. A practice game (undo past
+    reveals: ``rules_engine.undo``) writes none: it could be played to an escape by trying."""
+    if game.state is None or is_practice(new_state):
         return
     before = len(game.rules.fame_entries(game.state))
     fresh = game.rules.fame_entries(new_state)[before:]

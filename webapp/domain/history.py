@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import rules_engine
+from rules_engine.undo import UNDO
 
 from ..config import async_mode
 from ..storage.store import Store
@@ -122,6 +123,11 @@ class History:
     log_lines: dict[str | None, list] = field(default_factory=dict)
     marks: dict[tuple[int, str | None], int] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
+    # The steps that undid a move (``rules_engine.undo``): there, and only there, the log gets
+    # shorter, and the moves after it write lines under the numbers the undone ones had.
+    undo_steps: list[int] = field(default_factory=list)
+    # Per perspective, the least log mark at each undo step and every undo step after it.
+    undo_floors: dict[str | None, list[int]] = field(default_factory=dict)
 
     @property
     def steps(self) -> int:
@@ -164,13 +170,34 @@ class History:
             mark = self.marks[key] = log_end(view["log"])
         return mark
 
+    def shown_at(self, step: int, perspective: str | None, view: dict | None = None) -> int:
+        """How far the log reaches at ``step`` *for good*: the lines of the final log up to
+        this ``seq`` have all happened by ``step`` and stand to the end. Without undo it is the
+        mark itself (a log only grows); an undo later in the game takes lines back, and those
+        after it are other lines under the same numbers, so the least mark of every undo step
+        after ``step`` bounds it. It never decreases from one step to the next."""
+        mark = self.mark_at(step, perspective, view)
+        later = bisect.bisect_right(self.undo_steps, step)
+        if later == len(self.undo_steps):
+            return mark
+        return min(mark, self._undo_floors(perspective)[later])
+
+    def _undo_floors(self, perspective: str | None) -> list[int]:
+        floors = self.undo_floors.get(perspective)
+        if floors is None:
+            floors = [self.mark_at(step, perspective) for step in self.undo_steps]
+            for index in range(len(floors) - 2, -1, -1):
+                floors[index] = min(floors[index], floors[index + 1])
+            self.undo_floors[perspective] = floors
+        return floors
+
     def step_of(self, seq: int, perspective: str | None) -> int:
-        """The step at which log line ``seq`` first shows (a log only grows: a binary search, a
-        dozen views, rather than a view of every step of a long game)."""
+        """The step from which log line ``seq`` of the final log shows (``shown_at`` only grows:
+        a binary search, a dozen views, rather than a view of every step of a long game)."""
         low, high = 0, self.steps
         while low < high:
             middle = (low + high) // 2
-            if self.mark_at(middle, perspective) >= seq:
+            if self.shown_at(middle, perspective) >= seq:
                 high = middle
             else:
                 low = middle + 1
@@ -260,6 +287,7 @@ def rebuild(
         checkpoint_steps=checkpoint_steps,
         token_steps=token_steps,
         weight=weight,
+        undo_steps=[index for index, (_seat, action) in enumerate(moves, start=1) if action.get("type") == UNDO],
     )
 
 

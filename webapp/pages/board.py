@@ -12,6 +12,8 @@ from typing import Any
 from flask import abort, current_app, make_response, render_template, request, url_for
 from jinja2_fragments.flask import render_blocks
 
+from rules_engine.undo import is_practice
+
 from ..domain import bots, browsers, deals, play
 from ..domain.catalog import BY_SLUG
 from ..domain.service import GRACE_SECONDS, REQUEST_SEEN_EVERY, takes_bots
@@ -95,6 +97,23 @@ def board_inputs(prefetched, page: str) -> tuple | None:
     view, buttons = seat_parts(prefetched)
     roster = [(s.seat, s.name, s.connected, s.gone, s.bot, s.kept, s.bot_played, s.bot_since) for s in prefetched.seats]
     return (prefetched.seat, view, buttons, roster, game.record.turn_deadline, game.record.lobby)
+
+
+def practice_panel(game: play.LoadedGame, seat: str | None) -> dict | None:
+    """What a solo game's page says of practice (``templates/_practice.html``): ``on`` when the game
+    is practice (``rules_engine.undo``: never ranked), ``offered`` when its player may still switch
+    it — the engine would take the switch now and the game is no ranked attempt on a shared deal
+    (those are played without it: ``deals.note_practice_switch`` refuses one). None: nothing to say."""
+    if game.state is None or not BY_SLUG[game.record.slug].solo:
+        return None
+    on = is_practice(game.state)
+    offered = (
+        not on
+        and seat is not None
+        and game.rules.undo_reach(game.state, seat).practice_offered
+        and not deals.is_ranked_attempt(store(), game.id)
+    )
+    return {"on": on, "offered": offered, "version": game.version} if on or offered else None
 
 
 def seat_rows(game: play.LoadedGame, now: float, viewer: str | None = None) -> list[dict]:
@@ -222,6 +241,7 @@ def render_game(game: play.LoadedGame, seat: str | None, *, flash: str | None = 
             log_mark=log_mark(log_entries),
             new_log=entries_after(log_entries, log_seen),
             next_game=game.record.lobby.get("next"),
+            practice=practice_panel(game, seat),
         )
         context.update(
             present(
@@ -239,6 +259,9 @@ def render_game(game: play.LoadedGame, seat: str | None, *, flash: str | None = 
             )
         )
         ending = context.get("ending")
+        if isinstance(ending, dict) and context["practice"]:
+            # The end of a practice game says so, to its player and to onlookers alike.
+            ending = context["ending"] = {**ending, "practice": True}
         if isinstance(ending, dict) and ending.get("record") and seat is not None:
             # The player's own page of a finished game: where it leaves their record here.
             closed = deals.replay_closed_because(store(), game.id, browser_key())

@@ -47,6 +47,9 @@ games = Table(
     # The highest seat number ("p<N>") ever given at this table. A seat left in the waiting room is
     # deleted, and its number must go to nobody else: pages and sockets name a seat by its id.
     Column("seats_issued", Integer, nullable=False, server_default="0"),
+    # 1 once the game is practice (``rules_engine.undo``: undo past reveals), set with the stored
+    # practice action: never ranked on a deal, in the Hall of Fame or in a browser's record.
+    Column("practice", Integer, nullable=False, server_default="0"),
 )
 
 seats = Table(

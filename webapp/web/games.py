@@ -9,6 +9,7 @@ import random
 from flask import Blueprint, abort, current_app, g, redirect, request, url_for
 
 import rules_engine
+from rules_engine import undo as undo_rules
 
 from ..domain import bots, deals, play
 from ..domain.catalog import BY_SLUG, clean_name, parse_options
@@ -52,6 +53,8 @@ def create():
         )
         if entry.solo:
             game_id, token = play.start_game(store(), entry.slug, options)
+            if request.form.get("practice"):
+                _open_as_practice(game_id)
         else:
             name = clean_name(request.form.get("name"), "Host")
             game_id, token = play.open_table(store(), entry.slug, options, name=name)
@@ -61,6 +64,15 @@ def create():
     response = redirect(url_for("games.page", game_id=game_id), code=303)
     give_seat(response, game_id, token, secure=current_app.config["SESSION_COOKIE_SECURE"])
     return response
+
+
+def _open_as_practice(game_id: str) -> None:
+    """A solo game opened as practice: its first logged action is the switch, played through the
+    game service like any other (so its writers mark the game, and replays and imports of the
+    log make it practice again), before anybody has seen the game."""
+    game = play.load_game(store(), game_id)
+    assert game is not None  # just stored
+    service().act(game, play.SOLO_SEAT, {"type": undo_rules.PRACTICE})
 
 
 PLAY_NOW_BOTS = (1, 2, 3)
@@ -265,6 +277,9 @@ def _start_from(game_id: str, *, same_deal: bool):
         )
     except rules_engine.InvalidAction as error:  # options were valid when stored; a rules change could refuse them
         abort(400, description=f"Could not start the game: {error}")
+    if undo_rules.is_practice(old.state):
+        # Playing again keeps the mode the player chose: a practice game's next game is practice.
+        _open_as_practice(new_id)
     deal = deals.deal_of(store(), old.id) if same_deal else None
     if deal is not None:
         # The same shared deal again is one more attempt on it, and always practice (whatever

@@ -15,6 +15,8 @@ from flask import Blueprint, abort, make_response, redirect, render_template, re
 from jinja2_fragments.flask import render_blocks
 from markupsafe import Markup, escape
 
+from rules_engine.undo import is_practice
+
 from ..config import PROJECT_ROOT
 from ..domain import deals, play
 from ..domain import history as game_history
@@ -205,10 +207,15 @@ def replay(game_id: str):
     entry = BY_SLUG[game.record.slug]
     state = history.state_at(step)
     view = history.view_at(state, perspective)
-    shown_up_to = history.mark_at(step, perspective, view)
+    # The final log's lines that stand by this step, and by the step before (after an undo, a
+    # line's number may have been another line's at an earlier step: ``History.shown_at``).
+    shown_up_to = history.shown_at(step, perspective, view)
+    shown_before = history.shown_at(step - 1, perspective) if step > 0 else 0
+    # What this step itself wrote, from its own log (a line a later undo takes back included).
+    written_after = history.mark_at(step - 1, perspective) if step > 0 else 0
+    step_lines = [pretty_cards(name_seats(e["text"], names)) for e in view["log"] if e["seq"] > written_after]
     if perspective is None and history.on_a_map:
         view = {**view, "trails": history.trails(step)}
-    shown_before = history.mark_at(step - 1, perspective) if step > 0 else 0
     lines = lines_of(history, perspective, names)
     context = dict(
         entry=entry,
@@ -221,7 +228,7 @@ def replay(game_id: str):
         board=_board(game, state, view, step, perspective, names),
         revealed=view.get("revealed") or [] if perspective is None else [],
         log_items=log_items(lines, shown_before, shown_up_to, line_links(game.id, perspective)),
-        step_lines=[line.html for line in lines if shown_before < line.seq <= shown_up_to],
+        step_lines=step_lines,
         step_action=_action_said(game, history, step, perspective, names),
         url=link,
         permalink=url_for(
@@ -230,6 +237,7 @@ def replay(game_id: str):
         speeds=game_history.SPEEDS,
         stylesheet=_stylesheet(entry.template_dir),
         imported=bool(game.record.lobby.get("imported")),
+        practice=is_practice(game.state),
     )
     if is_htmx():
         response = make_response(render_blocks("replay.html", ["replay"], **context))
