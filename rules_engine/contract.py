@@ -46,6 +46,9 @@ own engine, presenter and templates names it:
   None: no Hall of Fame.
 - ``CLASSIC_CLIENTS`` → False: whether a table may take clients that speak the game's classic
   line-based TCP protocol (the gateway of ``webapp/adapters/classic``).
+- ``SOLVER`` → None: the dotted name of the module whose ``PUZZLE`` (``rules_engine.solving.Puzzle``)
+  searches the game's deals (whether a deal could be won, where it was lost, the odds from a
+  seat's view, hints), e.g. ``"rules_engine.games.shuffle_and_doom.solver"``; None: not solved.
 - ``BOT`` → None: the dotted name of the module whose players the server seats at a table
   (``BotModule``: ``decide`` and ``QUIT``), e.g. ``"rules_engine.bots.dungeon_cards"``; None:
   no bots play the game.
@@ -102,6 +105,7 @@ from typing import Any, Literal, Protocol, TypedDict
 
 from .fame import HallOfFame
 from .options import Option
+from .solving import Puzzle
 from .undo import Undoing, UndoReach, reveals_everything
 
 State = dict[str, Any]
@@ -263,6 +267,8 @@ class Rules:
     classic_clients: bool
     bot: ModuleType | None
     """The ``BOT`` module (a ``BotModule``: ``_conformance`` has mypy check each one)."""
+    puzzle: Puzzle | None
+    """The ``SOLVER`` module's ``PUZZLE``, or None."""
     undo_reach: Callable[[State, str | None], UndoReach]
     """How far a seat may undo now, and why not (``rules_engine.undo``)."""
 
@@ -305,6 +311,7 @@ class Rules:
         # Imported here, not by the game module: a bot module reads the game's own parts, so the
         # game naming it by its dotted name keeps the import one-way.
         bot = importlib.import_module(hooks["BOT"]) if hooks.get("BOT") else None
+        puzzle = importlib.import_module(hooks["SOLVER"]).PUZZLE if hooks.get("SOLVER") else None
         server_actions = tuple(hooks.get("server_actions", ()))
         # Every game's new_game, apply, dump and load keep the undo trail around the game's own.
         undoing = Undoing(
@@ -361,5 +368,6 @@ class Rules:
             hall_of_fame=hooks.get("HALL_OF_FAME"),
             classic_clients=bool(hooks.get("CLASSIC_CLIENTS", False)),
             bot=bot,
+            puzzle=puzzle,
             undo_reach=undoing.reach,
         )
