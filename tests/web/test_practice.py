@@ -319,3 +319,14 @@ def test_a_practice_escape_writes_no_hall_of_fame_entry(app, seat_client, store)
     with store.engine.begin() as conn:  # the same escape, not practice: written
         hall_of_fame.record_escapes(conn, game, "p1", {}, escaped, 0.0)
     assert len(hall_of_fame.entries(store, set_deals=True)) == 1
+
+
+def test_dungeon_cards_alone_offers_the_switch_and_a_party_does_not(app, seat_client, store):
+    alone = DungeonCardsTable(app, seat_client)
+    page = Page(alone.host.get(f"/g/{alone.game_id}").data)
+    fields = switch_form(page)
+    assert fields is not None
+    assert alone.host.act(PRACTICE, version=int(fields["version"]), htmx=False).status_code == 303
+    assert is_practice(state_of(store, alone.game_id)) and practice_column(store, alone.game_id) == 1
+    party = DungeonCardsTable(app, seat_client, classes=("swordsman", "rogue"))
+    assert switch_form(Page(party.host.get(f"/g/{party.game_id}").data)) is None

@@ -100,11 +100,12 @@ def board_inputs(prefetched, page: str) -> tuple | None:
 
 
 def practice_panel(game: play.LoadedGame, seat: str | None) -> dict | None:
-    """What a solo game's page says of practice (``templates/_practice.html``): ``on`` when the game
-    is practice (``rules_engine.undo``: never ranked), ``offered`` when its player may still switch
-    it — the engine would take the switch now and the game is no ranked attempt on a shared deal
-    (those are played without it: ``deals.note_practice_switch`` refuses one). None: nothing to say."""
-    if game.state is None or not BY_SLUG[game.record.slug].solo:
+    """What the page of a game played alone (a solo game, Dungeon Cards alone) says of practice
+    (``templates/_practice.html``): ``on`` when the game is practice (``rules_engine.undo``: never
+    ranked), ``offered`` when its player may still switch it — the engine would take the switch
+    now and the game is no ranked attempt on a shared deal (those are played without it:
+    ``deals.note_practice_switch`` refuses one). None: nothing to say (a table of several too)."""
+    if game.state is None:
         return None
     on = is_practice(game.state)
     offered = (
