@@ -29,6 +29,8 @@ SOLO_SEAT = "p1"
 MAX_ACTION_BYTES = 2048
 
 MOVE_KEYS = {"N": ("ArrowUp", "w"), "E": ("ArrowRight", "d"), "S": ("ArrowDown", "s"), "W": ("ArrowLeft", "a")}
+UNDO_KEY = "u"
+"""Every game page's Undo key (templates/_undo.html): never a choice's."""
 # Choice keys: digits first, then letters that are not movement keys.
 CHOICE_KEYS = list("123456789") + [c for c in "0qerftgyhjuiklzxcvbnmop" if c not in "wasd"]
 
@@ -411,7 +413,7 @@ def action_buttons(game: LoadedGame, seat: str | None, keys: dict | None = None)
         return []
     keys = keys or {}
     buttons = []
-    fixed = {k for pair in keys.values() for k in pair if k}
+    fixed = {k for pair in keys.values() for k in pair if k} | {UNDO_KEY}
     choices = (k for k in CHOICE_KEYS if k not in fixed)
     for action in game.rules.legal_actions(game.state, seat):
         label = game.rules.action_label(game.state, action)

@@ -12,6 +12,7 @@ from typing import Any
 from flask import abort, current_app, make_response, render_template, request, url_for
 from jinja2_fragments.flask import render_blocks
 
+from rules_engine import undo
 from rules_engine.undo import is_practice
 
 from ..domain import bots, browsers, deals, play
@@ -96,7 +97,27 @@ def board_inputs(prefetched, page: str) -> tuple | None:
         return None
     view, buttons = seat_parts(prefetched)
     roster = [(s.seat, s.name, s.connected, s.gone, s.bot, s.kept, s.bot_played, s.bot_since) for s in prefetched.seats]
-    return (prefetched.seat, view, buttons, roster, game.record.turn_deadline, game.record.lobby)
+    # The Undo button too: a seat's run of moves it can take back may end while its view stays.
+    reach = undo_reach(game, prefetched.seat, buttons)
+    return (prefetched.seat, view, buttons, reach, roster, game.record.turn_deadline, game.record.lobby)
+
+
+def undo_reach(game: play.LoadedGame, seat: str | None, buttons: list[play.ActionButton]):
+    """How far ``seat`` can undo now and, if not at all, why (``rules_engine.undo``), worked out
+    from its own game state; None where no Undo is drawn: a spectator's page, a finished game, a
+    seat with nothing to do, and at a table a seat that has not moved since someone else did (a
+    move out of its sight must leave its board as it was: ``board_inputs``)."""
+    if seat is None or not buttons or game.state is None or game.record.status != "running":
+        return None
+    reach = game.rules.undo_reach(game.state, seat)
+    if game.rules.table and not reach.steps and reach.reason in (undo.NOTHING_YET, undo.SOMEONE_ELSE):
+        return None
+    return reach
+
+
+UNDONE_ELSEWHERE = "A move was taken back: the board is as it was before it."
+"""The flash of a page whose log got shorter since it last drew it: someone undid a move (the
+page that undid it says which, ``web/games.py``)."""
 
 
 def practice_panel(game: play.LoadedGame, seat: str | None) -> dict | None:
@@ -188,6 +209,7 @@ def render_game(game: play.LoadedGame, seat: str | None, *, flash: str | None = 
         share_url=url_for("games.page", game_id=game.id, _external=True),
         fragment=is_htmx(),
         new_log=[],
+        undo_reach=None,
     )
     ticket = None
     if seat is not None and not context["fragment"]:
@@ -242,8 +264,11 @@ def render_game(game: play.LoadedGame, seat: str | None, *, flash: str | None = 
             log_mark=log_mark(log_entries),
             new_log=entries_after(log_entries, log_seen),
             next_game=game.record.lobby.get("next"),
+            undo_reach=undo_reach(game, seat, buttons) if result is None else None,
             practice=practice_panel(game, seat),
         )
+        if flash is None and log_seen is not None and log_seen > context["log_mark"]:
+            context["flash"] = UNDONE_ELSEWHERE
         context.update(
             present(
                 entry.template_dir,
