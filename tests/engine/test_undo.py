@@ -166,6 +166,14 @@ class TestTable:
         with pytest.raises(IllegalAction):
             TABLE.apply(back, "p2", UNDO)
 
+    def test_a_runs_start_is_stored_as_its_differences_and_loads_back_whole(self):
+        state = _play(TABLE, TABLE.new_game(4, ["p1", "p2"], {}), [("p1", STEP), ("p1", STEP)])
+        stored = json.loads(json.dumps(TABLE.dump(state)))
+        assert set(stored["undo"]["start"]["changed"]) == {"pos", "log"}
+        loaded = TABLE.load(stored)
+        assert loaded == state
+        assert game_part(TABLE.apply(loaded, "p1", UNDO)) == game_part(TABLE.apply(state, "p1", UNDO))
+
     def test_anyone_elses_action_is_a_horizon(self):
         state = _play(TABLE, TABLE.new_game(4, ["p1", "p2"], {}), [("p1", STEP), ("server", {"type": "timeout"})])
         assert TABLE.undo_reach(state, "p1").reason == SOMEONE_ELSE
