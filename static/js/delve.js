@@ -21,15 +21,31 @@
     box.appendChild(p);
   }
 
-  /* Keyboard: each action button carries data-key (and maybe data-alt-key). */
+  /* Keyboard: each action button carries data-key (and maybe data-alt-key). Ctrl+Z and Cmd+Z
+     are the Undo button's U (templates/_undo.html); in a text field they stay the field's own. */
   var fightMode = false;
+  var UNDO_KEY = "u";
+  function isUndoChord(event) {
+    return (event.ctrlKey || event.metaKey) && !event.altKey && !event.shiftKey && event.key.toLowerCase() === "z";
+  }
   document.addEventListener("keydown", function (event) {
-    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    var undoChord = isUndoChord(event);
+    if (!undoChord && (event.ctrlKey || event.metaKey || event.altKey)) return;
     var target = event.target;
     if (target && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName))) return;
     var g = game();
     if (!g) return;
-    var key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
+    var key = undoChord ? UNDO_KEY : event.key.length === 1 ? event.key.toLowerCase() : event.key;
+    if (key === UNDO_KEY) {
+      if (event.defaultPrevented) return;  /* a game's own script took the key */
+      /* Nothing to undo: say why instead of doing nothing (the page's own words beside the button). */
+      var why = g.querySelector("[data-undo-why]");
+      if (why && !actionPending()) {
+        event.preventDefault();
+        flash(why.textContent);
+        return;
+      }
+    }
     var direction = /^(ArrowUp|ArrowDown|ArrowLeft|ArrowRight|w|a|s|d)$/.test(key);
     if (direction && (event.shiftKey || fightMode)) {
       key = "Shift+" + key;
@@ -44,9 +60,12 @@
       fightMode = false;
     }
     var button = keyButton(g, key);
-    if (!button) return;
+    var pending = actionPending();
+    /* An undo pressed behind a move still in flight waits for it: the board that answers the move
+       is the one with something to undo. */
+    if (!button && !(pending && key === UNDO_KEY)) return;
     event.preventDefault();
-    if (actionPending()) {
+    if (pending) {
       queueKey(key, button);
       return;
     }
@@ -108,7 +127,7 @@
     return words.replace(/\s+/g, " ").trim();
   }
   function queueKey(key, button) {
-    keyQueue.push({ key: key, words: buttonWords(button) });
+    keyQueue.push({ key: key, words: button ? buttonWords(button) : "Undo" });
     setTimeout(nextQueuedKey, 1100);  /* in case no settle comes to send it */
   }
   function nextQueuedKey() {
