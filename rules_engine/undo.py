@@ -91,6 +91,14 @@ def game_part(state: State) -> State:
     return game
 
 
+def move_to_undo(state: State | None) -> Action | None:
+    """The move an undo of ``state`` would take back: the last one that stands in its trail
+    (whether undo is allowed now is ``Rules.undo_reach``'s to say), or None."""
+    trail = state.get(TRAIL) if isinstance(state, dict) else None
+    moves = trail.get("moves") if isinstance(trail, dict) else None
+    return dict(moves[-1][1]) if moves else None
+
+
 def is_practice(state: State | None) -> bool:
     """Whether the game was switched to (or opened as) practice: never ranked."""
     trail = state.get(TRAIL) if isinstance(state, dict) else None

@@ -16,7 +16,16 @@ import pytest
 import rules_engine
 from rules_engine import IllegalAction, InvalidAction
 from rules_engine.contract import Rules
-from rules_engine.undo import ALL_UNDONE, BEFORE_UNDO, GAME_OVER, NOTHING_YET, SOMEONE_ELSE, game_part, is_practice
+from rules_engine.undo import (
+    ALL_UNDONE,
+    BEFORE_UNDO,
+    GAME_OVER,
+    NOTHING_YET,
+    SOMEONE_ELSE,
+    game_part,
+    is_practice,
+    move_to_undo,
+)
 
 
 def _deck_game(*, table: bool) -> Rules:
@@ -86,7 +95,8 @@ class TestSolo:
         drawn = SOLO.apply(start, "p1", DRAW)
         one = SOLO.apply(drawn, "p1", STEP)
         two = SOLO.apply(one, "p1", STEP)
-        assert SOLO.undo_reach(two, "p1").steps == 2
+        assert SOLO.undo_reach(two, "p1").steps == 2 and move_to_undo(two) == STEP
+        assert move_to_undo(start) is None
         back = SOLO.apply(two, "p1", UNDO)
         assert game_part(back) == game_part(one)
         back = SOLO.apply(back, "p1", UNDO)

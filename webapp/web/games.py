@@ -252,19 +252,11 @@ def act(game_id: str):
         )
     if not is_htmx():
         return redirect(url_for("games.page", game_id=game.id), code=303)
-    undone = _undone_move(game.state) if action.get("type") == undo_rules.UNDO else None
+    # Labelled in the state the undo restores, the one the move was played in.
+    undone = undo_rules.move_to_undo(game.state) if action.get("type") == undo_rules.UNDO else None
     # An undo's visible result: its board (the log shorter by the move's lines) says which move went.
     flash = f"Undone: {after.rules.action_label(after.state, undone).rstrip('.')}." if undone is not None else None
     return board_renderer.render_game(after, seat, log_seen=log_seen, flash=flash)
-
-
-def _undone_move(state) -> dict | None:
-    """The move an undo of ``state`` takes back: the last of the seat's moves that stand in the
-    game's undo trail (``rules_engine.undo``). Its label is read from the state the undo restores,
-    the one it was played in."""
-    trail = state.get(undo_rules.TRAIL) if isinstance(state, dict) else None
-    moves = trail.get("moves") if isinstance(trail, dict) else None
-    return moves[-1][1] if moves else None
 
 
 def _start_from(game_id: str, *, same_deal: bool):
