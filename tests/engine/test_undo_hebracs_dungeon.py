@@ -18,6 +18,7 @@ from rules_engine import IllegalAction
 from rules_engine.games.hebracs_dungeon import battle, spells, treasures
 from rules_engine.games.hebracs_dungeon import state as state_module
 from rules_engine.games.hebracs_dungeon.reveals import reveals
+from rules_engine.games.hebracs_dungeon.solver import determinize
 from rules_engine.undo import game_part
 from tests.helpers.hebracs_dungeon import situation
 
@@ -27,22 +28,9 @@ UNDO, PRACTICE = {"type": "undo"}, {"type": "practice"}
 
 
 def twin(state: dict[str, Any], rng: random.Random) -> dict[str, Any]:
-    """The same game as the player sees it, its hidden cards shuffled among their hiding places
-    (the Hand Deck below the known top, every unseen face-down card of the level)."""
-    s = R.load(R.dump(game_part(state)))
-    deck = s["hand_deck"]
-    slots: list[tuple[Any, Any]] = [(deck, i) for i in range(s["known_top"], len(deck))]
-    for row in s["grid"]:
-        for cell in row:
-            if cell["enemy"] is not None and not (cell["enemy_up"] or cell["enemy_seen"]):
-                slots.append((cell, "enemy"))
-            if cell["treasure"] is not None and not cell["treasure_up"]:
-                slots.append((cell, "treasure"))
-    codes = [place[key] for place, key in slots]
-    rng.shuffle(codes)
-    for (place, key), code in zip(slots, codes, strict=True):
-        place[key] = code
-    return s
+    """The same game as the player sees it, its hidden cards dealt anew (the solver's
+    ``determinize``: the Hand Deck below the known top, every unseen face-down card)."""
+    return determinize(state, "p1", rng)
 
 
 def progress_pick(state: dict[str, Any], rng: random.Random) -> dict[str, Any]:
