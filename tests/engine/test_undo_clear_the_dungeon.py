@@ -7,13 +7,13 @@ power deck in another order), so taking it back and playing again can show nothi
 
 from __future__ import annotations
 
-import copy
 import random
 import re
 
 import rules_engine
 from benchmarks._common import clear_the_dungeon_skilled_choice as skilled_choice
 from rules_engine.games import clear_the_dungeon as cd
+from rules_engine.games.clear_the_dungeon.solver import determinize
 from rules_engine.undo import game_part
 from tests.engine.test_clear_the_dungeon import end_turn, face_down, game, play, use
 from tests.helpers.engine import refused
@@ -25,21 +25,9 @@ PEEK_TO_TOP = {"type": "peek_decision", "move_to_top": True}
 
 
 def twin(state: dict, rng: random.Random) -> dict:
-    """A game the player cannot tell from ``state``: the face-down dungeon cards dealt to other
-    places and the power deck in another order (its bottom card kept while the player knows it),
-    under another seed."""
-    other = copy.deepcopy(state)
-    hidden = [pos for pos, slot in other["dungeon"].items() if slot is not None and not slot["face_up"]]
-    cards = [other["dungeon"][pos]["card"] for pos in hidden]
-    rng.shuffle(cards)
-    for pos, card in zip(hidden, cards):
-        other["dungeon"][pos]["card"] = card
-    deck = other["power_deck"]
-    known = 1 if deck and (other["known_bottom"] is not None or other["pending"] is not None) else 0
-    unseen = deck[: len(deck) - known]
-    rng.shuffle(unseen)
-    other["power_deck"] = unseen + deck[len(deck) - known :]
-    other["seed"] = state["seed"] + 1
+    """A game the player cannot tell from ``state``: the hidden cards drawn anew (the solver's
+    ``determinize``: face-down dungeon cards and the power deck's order), under another seed."""
+    other = determinize(state, SEAT, rng)
     assert cd.view(other, SEAT) == cd.view(state, SEAT)
     return other
 

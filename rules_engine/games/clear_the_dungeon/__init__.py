@@ -139,6 +139,7 @@ from .views import full_view, loss_warning, monster_view, view
 FRONT_PAGE_PLACE = 20
 DAILY_FORM: dict[str, str] = {}
 CHALLENGES = True
+SOLVER = "rules_engine.games.clear_the_dungeon.solver"
 
 
 def reveals(before: dict[str, Any], after: dict[str, Any], _seat: str, _action: dict[str, Any]) -> str | None:
