@@ -92,6 +92,9 @@ class LiveServer:
             "BOT_DELAY_SECONDS": "0.05",
             "CLASSIC_PORTS": f"{self.classic_port}-{self.classic_port}",
             "CLASSIC_BIND": "127.0.0.1",
+            # No background solver: it would take the cores the browser needs (a test runs the
+            # solver's jobs itself, through the server's database: e2e/test_verdict.py).
+            "SOLVER_WORKER": "0",
         }
         log = open(self.log_path, "ab")
         self.process = subprocess.Popen(

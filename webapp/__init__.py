@@ -13,11 +13,11 @@ from jinja2 import FileSystemLoader
 from sqlalchemy.exc import SQLAlchemyError
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from . import logs
+from . import logs, solver_worker
 from .adapters import classic
 from .config import PROJECT_ROOT, ConfigError, async_mode, from_environment
 from .domain import deals as shared_deals
-from .domain import hall_of_fame
+from .domain import hall_of_fame, verdicts
 from .domain.bots import delay_from_environment
 from .domain.catalog import TEMPLATE_FOLDERS
 from .domain.history import Histories
@@ -37,8 +37,9 @@ from .realtime.sockets import (
 )
 from .storage.migrate import database_error
 from .storage.store import Store
-from .web import deals, errors, front_page, games, limits, overload, replays, seat_cookies, security, tables
+from .web import deals, errors, front_page, games, hints, limits, overload, replays, seat_cookies, security, tables
 from .web import hall_of_fame as hall_of_fame_page
+from .web import verdicts as verdict_pages
 
 __all__ = ["create_app", "socketio", "ConfigError"]
 
@@ -65,8 +66,15 @@ def create_app(config: dict | None = None) -> Flask:
     # Every change to a game goes through this one service: it stores, then rings the doorbell;
     # the Hall of Fame's entries land inside the transaction of the action that earned them.
     # A switch to practice is marked (or refused, on a ranked attempt) in its action's transaction.
+    # The action that ends a solo game queues the solver's verdict on its deal in its transaction.
     app.extensions["delve_service"] = GameService(
-        store, ring=notify_changed, writers=[shared_deals.note_practice_switch, hall_of_fame.record_escapes]
+        store,
+        ring=notify_changed,
+        writers=[
+            shared_deals.note_practice_switch,
+            hall_of_fame.record_escapes,
+            verdicts.VerdictQueue(store, app.config["SOLVER_QUEUE_MAX"]),
+        ],
     )
     # This process's caches, one per app (pages/viewer.py and web/context.py reach them).
     app.extensions["delve_spectator_fragments"] = SpectatorFragments()
@@ -77,7 +85,9 @@ def create_app(config: dict | None = None) -> Flask:
     app.register_blueprint(tables.bp)
     app.register_blueprint(hall_of_fame_page.bp)
     app.register_blueprint(replays.bp)
+    app.register_blueprint(verdict_pages.bp)
     app.register_blueprint(deals.bp)
+    app.register_blueprint(hints.bp)
     seat_cookies.init_app(app)
     security.init_app(app)
     rendering.init_app(app)
@@ -126,4 +136,7 @@ def create_app(config: dict | None = None) -> Flask:
         # The bots' own loop (domain/bots.py): a pass every quarter second, beside the clock's.
         presence.start_bot_loop(app, socketio)
         socketio.start_background_task(load_gauge.watch, socketio.sleep, waiting=board_pushes.oldest_waiting)
+    if app.config["SOLVER_WORKER"] and app.config.get("BACKGROUND_JOBS", not app.testing):
+        # The solver's own process (never a request's work): verdicts, hints.
+        app.extensions["delve_solver_worker"] = solver_worker.start(app.config)
     return app

@@ -125,6 +125,19 @@ def from_environment() -> dict:
         overload_lag_ms = float(os.environ.get("OVERLOAD_LAG_MS", "150") or 0)
     except ValueError:
         raise ConfigError("OVERLOAD_LAG_MS must be a number of milliseconds (0: never refuse actions)") from None
+    try:
+        solver_cpu_share = float(os.environ.get("SOLVER_CPU_SHARE", "0.5") or 0.5)
+    except ValueError:
+        raise ConfigError("SOLVER_CPU_SHARE must be a number between 0 and 1, like 0.5") from None
+    if not 0 < solver_cpu_share <= 1:
+        raise ConfigError(f"SOLVER_CPU_SHARE must be more than 0 and at most 1, not {solver_cpu_share}")
+    try:
+        solver_queue_max = int(os.environ.get("SOLVER_QUEUE_MAX", "500") or 0)
+        solver_lease_seconds = float(os.environ.get("SOLVER_LEASE_SECONDS", "30") or 30)
+    except ValueError:
+        raise ConfigError("SOLVER_QUEUE_MAX and SOLVER_LEASE_SECONDS must be numbers") from None
+    if solver_lease_seconds <= 0:
+        raise ConfigError("SOLVER_LEASE_SECONDS must be more than 0")
     log_level = os.environ.get("LOG_LEVEL", "INFO").upper()
     if log_level not in {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}:
         raise ConfigError(f"LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL, not {log_level!r}")
@@ -156,6 +169,13 @@ def from_environment() -> dict:
         # How far behind (ms) this process's loop may fall before new actions are refused with 503
         # (webapp/web/overload.py); 0: never.
         "OVERLOAD_LAG_MS": max(0.0, overload_lag_ms),
+        # The background solver (webapp/solver_worker.py): a process of its own the app starts
+        # (off: run `python -m webapp solver` apart, or nothing is solved); the share of a CPU it
+        # may take; how many verdicts may wait (beyond it none is queued); a job's lease.
+        "SOLVER_WORKER": _flag("SOLVER_WORKER", True),
+        "SOLVER_CPU_SHARE": solver_cpu_share,
+        "SOLVER_QUEUE_MAX": max(0, solver_queue_max),
+        "SOLVER_LEASE_SECONDS": solver_lease_seconds,
         # An action form is a few hundred bytes; anything near this limit is not one of ours.
         "MAX_CONTENT_LENGTH": 16 * 1024,
     }

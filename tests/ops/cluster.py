@@ -116,6 +116,8 @@ class Server:
                 # clients and other tests, and a test is about something else (the gate is
                 # tested in tests/web/test_overload.py and measured by benchmarks/load.py).
                 "OVERLOAD_LAG_MS": "0",
+                # No background solver (tests/ops/test_solver_worker.py runs one of its own).
+                "SOLVER_WORKER": "0",
             }
         )
         if self.redis_url:

@@ -9,6 +9,7 @@ from sqlalchemy import (
     Column,
     Float,
     ForeignKey,
+    Index,
     Integer,
     MetaData,
     String,
@@ -50,6 +51,9 @@ games = Table(
     # 1 once the game is practice (``rules_engine.undo``: undo past reveals), set with the stored
     # practice action: never ranked on a deal, in the Hall of Fame or in a browser's record.
     Column("practice", Integer, nullable=False, server_default="0"),
+    # 1 once the game's player asked for a hint (webapp/domain/hints.py), set in the transaction
+    # that queues it: never ranked, as a practice game is not.
+    Column("assisted", Integer, nullable=False, server_default="0"),
 )
 
 seats = Table(
@@ -202,4 +206,25 @@ hall_of_fame = Table(
     Column("bot", Integer, nullable=False, server_default="0"),
     # One entry per character and game: recording is idempotent.
     UniqueConstraint("game_id", "seat", name="uq_hall_of_fame_game_seat"),
+)
+
+
+# The background solver's queue (webapp/domain/solver_jobs.py, webapp/solver_worker.py): one row per
+# job ("verdict": a finished solo game's deal; "hint"; "pool"), claimed by a worker under a lease.
+solver_jobs = Table(
+    "solver_jobs",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("game_id", String(64), ForeignKey("games.id"), nullable=True),
+    Column("kind", String(16), nullable=False),
+    Column("params", Text, nullable=False),  # JSON, keys sorted: the same params are the same text
+    Column("status", String(16), nullable=False),  # "queued", "running", "done" or "failed"
+    Column("result", Text, nullable=True),  # JSON, once done (failed: the sentence why)
+    Column("attempts", Integer, nullable=False, server_default="0"),
+    Column("owner", String(64), nullable=True),
+    Column("lease_until", Float, nullable=True),
+    Column("created_at", Float, nullable=False),
+    Column("finished_at", Float, nullable=True),
+    Index("ix_solver_jobs_status_created_at", "status", "created_at"),
+    Index("ix_solver_jobs_game_id_kind", "game_id", "kind"),
 )

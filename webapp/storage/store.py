@@ -34,10 +34,11 @@ from .records import (
 )
 from .schema import actions, chat, games, new_seat, seats
 from .seat_queries import SeatQueries
+from .solver_queries import SolverQueries
 
 
-class Store(SeatQueries, BotQueries, ChatQueries):
-    """The database: games and their action logs here; seats, bots and chat in its parts."""
+class Store(SeatQueries, BotQueries, ChatQueries, SolverQueries):
+    """The database: games and their action logs here; seats, bots, chat and solver jobs in its parts."""
 
     def __init__(self, url: str):
         self.engine = open_engine(url)
@@ -188,10 +189,12 @@ class Store(SeatQueries, BotQueries, ChatQueries):
         snapshot: dict,
         result: dict,
         placeholder_hash: str,
+        lobby: dict | None = None,
     ) -> str:
         """Store a finished game replayed from a file, with its whole action log, in one
         transaction. Its seats hold ``placeholder_hash``, a hash of a token nobody was given: an
-        imported game is watched, never played."""
+        imported game is watched, never played. ``lobby`` adds facts about its origin (``line_of``:
+        the game whose deal the solver's winning line plays)."""
         game_id = new_game_id()
         now = time.time()
         with self.engine.begin() as conn:
@@ -205,7 +208,7 @@ class Store(SeatQueries, BotQueries, ChatQueries):
                     version=len(moves),
                     revision=len(moves),
                     status="finished",
-                    lobby=_json({"imported": True}),
+                    lobby=_json({"imported": True, **(lobby or {})}),
                     snapshot=_json(snapshot),
                     result=_json(result),
                     created_at=now,

@@ -18,7 +18,7 @@ from markupsafe import Markup, escape
 from rules_engine.undo import is_practice
 
 from ..config import PROJECT_ROOT
-from ..domain import deals, play
+from ..domain import deals, play, verdicts
 from ..domain import history as game_history
 from ..domain.catalog import BY_SLUG
 from ..domain.history import History
@@ -63,20 +63,35 @@ def lines_of(history: History, perspective: str | None, names: dict[str, str]) -
     return lines
 
 
-def log_items(lines: list[LogLine], shown_before: int, shown_up_to: int, link: Callable[[int], str]) -> Markup:
+LOST_HERE = "From this move on, no line won the deal."
+"""What the replay says of the move that lost a game its win (``verdicts.lost_step``)."""
+
+
+def log_items(
+    lines: list[LogLine],
+    shown_before: int,
+    shown_up_to: int,
+    link: Callable[[int], str],
+    lost: range | None = None,
+) -> Markup:
     """The replay's log as list items: lines shown before this step, the ones this step added
     (marked for assistive technology too), and those still to come; each links to its own step.
-    Assembled here rather than in the template: it runs for every line of every step."""
+    ``lost``: the ``seq`` of the lines the move that lost the game wrote, marked as where it
+    was lost. Assembled here rather than in the template: it runs for every line of every step."""
     items = []
     for line in lines:
         href = escape(link(line.seq))
         if line.seq > shown_up_to:
-            opening = '<li class="future">'
+            classes, current = "future", ""
         elif line.seq > shown_before:
-            opening = '<li class="past now" aria-current="step">'
+            classes, current = "past now", ' aria-current="step"'
         else:
-            opening = '<li class="past">'
-        items.append(f'{opening}<a href="{href}" hx-get="{href}">{line.html}</a></li>')
+            classes, current = "past", ""
+        said = line.html
+        if lost is not None and line.seq in lost:
+            classes += " lost-here"
+            said = Markup(f'{said} <span class="lost-mark">({LOST_HERE})</span>')  # noqa: S704 (our words)
+        items.append(f'<li class="{classes}"{current}><a href="{href}" hx-get="{href}">{said}</a></li>')
     return Markup("".join(items))  # noqa: S704 (hrefs are ours; the words were escaped by pretty_cards)
 
 
@@ -92,7 +107,7 @@ def finished_game_or_409(game_id: str) -> play.LoadedGame:
                 "is hidden stays hidden, step by step included."
             ),
         )
-    closed = deals.replay_closed_because(store(), game.id, browser_key())
+    closed = deals.replay_closed_because(store(), deals.dealt_as(game), browser_key())
     if closed is not None:
         abort(closed[0], description=closed[1])
     return game
@@ -217,6 +232,12 @@ def replay(game_id: str):
     if perspective is None and history.on_a_map:
         view = {**view, "trails": history.trails(step)}
     lines = lines_of(history, perspective, names)
+    lost = verdicts.lost_step(store(), game.id)
+    lost_lines = (
+        range(history.shown_at(lost - 1, perspective) + 1, history.shown_at(lost, perspective) + 1)
+        if lost is not None and lost <= history.steps
+        else None
+    )
     context = dict(
         entry=entry,
         game_id=game.id,
@@ -227,7 +248,10 @@ def replay(game_id: str):
         names=names,
         board=_board(game, state, view, step, perspective, names),
         revealed=view.get("revealed") or [] if perspective is None else [],
-        log_items=log_items(lines, shown_before, shown_up_to, line_links(game.id, perspective)),
+        log_items=log_items(lines, shown_before, shown_up_to, line_links(game.id, perspective), lost_lines),
+        lost_step=lost,
+        lost_here=LOST_HERE,
+        line_of=game.record.lobby.get("line_of"),
         step_lines=step_lines,
         step_action=_action_said(game, history, step, perspective, names),
         url=link,
