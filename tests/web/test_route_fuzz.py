@@ -680,6 +680,7 @@ SLUGS = [e.slug for e in GAMES]
 QUESTIONS = ["payment", "nope", "payment.json", "%00"]
 """A page question: the one a game asks, then ones no game asks."""
 GARBAGE_IDS = {
+    "/g/<game_id>/verdict": Route("GET", examples=45, near=FINISHED),
     "missing": "A" * 22,
     "long": "x" * 300,
     "edge64": "y" * 64,
@@ -1167,6 +1168,7 @@ def test_every_route_of_the_app_is_fuzzed(world):
             continue
         served.setdefault(rule.rule, set()).update(rule.methods - {"HEAD", "OPTIONS"})
     unknown = sorted(set(served) - set(ROUTES))
+test_fuzz_verdict = fuzz("/g/<game_id>/verdict", known("/g/<game_id>/verdict", "solo_finished"))
     assert not unknown, (
         f"routes not fuzzed by {__name__}: {unknown}. Add each to ROUTES with the form fields and "
         f"query arguments its pages send, and a fuzz(...) test."

@@ -175,3 +175,54 @@ def test_a_running_game_has_no_verdict_and_other_games_get_none(store, seat_clie
     assert not verdicts.judged("dungeon-cards", {})
     assert not verdicts.judged(SLUG, {"imported": True})
     assert verdicts.judged(SLUG, {})
+
+
+def test_a_daily_deals_verdict_links_no_replay_and_its_line_opens_when_the_day_ends(store, seat_client, puzzle, clock):
+    import datetime as dt
+
+    from sqlalchemy import insert
+
+    from webapp.domain import deals
+    from webapp.storage.schema import deal_attempts
+
+    client = seat_client()
+    game_id, _card, _label = _play_one_card_and_resign(client)
+    with store.engine.begin() as conn:  # the game is an attempt on today's deal
+        deal = deals.daily_deal(SLUG, clock["today"])
+        conn.execute(
+            insert(deal_attempts).values(game_id=game_id, deal=deal, browser="b", ranked=1, created_at=0.0, origin="o")
+        )
+    _finish(client)
+    line_game = solver_jobs.run_next(store, owner="test").result["line_game"]
+    section = client.get(f"/g/{game_id}/verdict").get_data(as_text=True)
+    assert "This deal could be won." in section and "/replay" not in section
+    assert client.get(f"/g/{line_game}/replay").status_code == 409
+    assert seat_client().get(f"/g/{line_game}").status_code == 403  # its page shows the deal too
+    clock["today"] += dt.timedelta(days=1)
+    assert client.get(f"/g/{line_game}/replay").status_code == 200
+    assert f'href="/g/{line_game}/replay"' in client.get(f"/g/{game_id}/verdict").get_data(as_text=True)
+
+
+def test_a_real_clear_the_dungeon_deal_won_by_its_line_and_lost_where_the_player_resigned(
+    store, seat_client, monkeypatch
+):
+    """Clear the Dungeon's own solver on a deal known to be winnable (its web tests' line A): after
+    the line's first move the player resigns; the winning line replays to a cleared dungeon. (Its
+    own budgets, but two sampled deals for the odds: the test is about the verdict.)"""
+    from tests.web.test_clear_the_dungeon_web import LINE_A_DECK
+
+    if RULES.puzzle is None:
+        pytest.skip("Clear the Dungeon declares no solver")
+    own = verdicts.budgets(SLUG)
+    monkeypatch.setattr(verdicts, "budgets", lambda slug: verdicts.Budgets(own.solve_nodes, own.sample_nodes, 2))
+    client = seat_client()
+    game_id = client.start(SLUG, deck=LINE_A_DECK)
+    game = play.load_game(store, game_id)
+    joker = next(a for a in RULES.legal_actions(game.state, "p1") if a.get("card") == "JK" and a["target"] == "r7c2")
+    client.act(joker)
+    _finish(client)
+    verdict = solver_jobs.run_next(store, owner="test").result
+    assert verdict["outcome"] == "win"
+    assert verdict["lost"] == {"step": 2, "from_step": 1, "label": "Resign"}
+    line = store.load(verdict["line_game"])
+    assert line.result["winners"] == ["p1"]
