@@ -226,3 +226,15 @@ def test_a_real_clear_the_dungeon_deal_won_by_its_line_and_lost_where_the_player
     assert verdict["lost"] == {"step": 2, "from_step": 1, "label": "Resign"}
     line = store.load(verdict["line_game"])
     assert line.result["winners"] == ["p1"]
+
+
+def test_a_move_taken_back_is_not_where_the_game_was_lost(store, seat_client, puzzle):
+    """The verdict follows the moves that stand at the end: a card played and undone lost nothing;
+    the card played after the undo did (log step 3)."""
+    client = seat_client()
+    game_id, card, label = _play_one_card_and_resign(client)
+    assert client.act({"type": "undo"}).status_code == 200
+    assert client.act(card).status_code == 200
+    _finish(client)
+    verdict = solver_jobs.run_next(store, owner="test").result
+    assert verdict["lost"] == {"step": 3, "from_step": 2, "label": label}

@@ -202,10 +202,12 @@ def run_verdict(store: Store, job: Job) -> dict:
         if last is not None and first + last + 1 < len(played.path):
             at = first + last
             step = played.path[at + 1]  # the move that lost it: log step ``step``
-            mover, action = played.moves[step - 1]
+            _mover, action = played.moves[step - 1]
             verdict["lost"] = {
                 "step": step,
-                "from_step": played.path[at],
+                # The replay's step it was played from: the last winnable position (after an
+                # undo, the same position as an earlier step of the path).
+                "from_step": step - 1,
                 "label": rules.action_label(played.states[step - 1], action),
             }
             verdict["odds"]["lost"] = _odds(puzzle, played.game_state(at), seat, budget)
