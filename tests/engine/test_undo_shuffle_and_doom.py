@@ -7,13 +7,13 @@ order, another seed for the reshuffles), so taking it back and playing again sho
 
 from __future__ import annotations
 
-import copy
 import random
 import re
 
 import rules_engine
 from rules_engine.cards import standard_deck
 from rules_engine.games import shuffle_and_doom as sad
+from rules_engine.games.shuffle_and_doom.solver import determinize
 from rules_engine.undo import game_part
 from tests.engine.test_shuffle_and_doom import act, choose, given_state, setup_s1
 from tests.helpers.decks import S1_DECK, S1_HEADERS
@@ -26,14 +26,9 @@ UNDO, PRACTICE = {"type": "undo"}, {"type": "practice"}
 
 def twin(state: dict, rng: random.Random) -> dict:
     """A game the player cannot tell from ``state``: the draw pile's unseen cards in another order
-    (the header cards the view lists at its bottom stay), under another seed."""
-    other = copy.deepcopy(state)
-    shown = len(sad.view(state, SEAT)["bottom_headers"])
-    pile = other["draw"]
-    unseen = pile[: len(pile) - shown]
-    rng.shuffle(unseen)
-    other["draw"] = unseen + pile[len(pile) - shown :]
-    other["seed"] = state["seed"] + 1
+    (the header cards the view lists at its bottom stay), under another seed (the solver's
+    ``determinize``)."""
+    other = determinize(state, SEAT, rng)
     assert sad.view(other, SEAT) == sad.view(state, SEAT)
     return other
 

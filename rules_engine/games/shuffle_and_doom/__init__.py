@@ -63,6 +63,7 @@ from .views import full_view, loss_warning, result, result_text, view
 FRONT_PAGE_PLACE = 10
 DAILY_FORM: dict[str, str] = {}
 CHALLENGES = True
+SOLVER = "rules_engine.games.shuffle_and_doom.solver"
 
 
 def reveals(before: dict[str, Any], after: dict[str, Any], _seat: str, _action: dict[str, Any]) -> str | None:
