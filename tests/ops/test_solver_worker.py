@@ -99,3 +99,24 @@ def test_a_killed_worker_s_job_is_finished_after_a_restart_at_low_priority_and_c
                 process.kill()
                 process.wait(10)
         store.engine.dispose()
+
+
+def test_the_served_app_starts_a_worker_that_judges_a_finished_game(servers, sqlite_url, store_of):
+    """gunicorn's app with SOLVER_WORKER on has the worker as a process of its own, at niceness 19,
+    and the verdict queued by the action that ends a solo game is worked out by it."""
+    import psutil
+
+    from webapp.domain import play, verdicts
+
+    (server,) = servers(sqlite_url, env={"SOLVER_WORKER": "1"})
+    below = psutil.Process(server.process.pid).children(recursive=True)
+    (worker,) = [p for p in below if "multiprocessing.spawn" in " ".join(p.cmdline())]
+    _wait_for(lambda: worker.nice() == 19)  # once it has started
+    store = store_of(sqlite_url)
+    game_id, _token = play.start_game(store, "clear-the-dungeon", {}, seed=1)
+    game = play.load_game(store, game_id)
+    play.act(store, game, play.SOLO_SEAT, {"type": "resign"}, writers=[verdicts.VerdictQueue(store, 500)])
+    done = _wait_for(
+        lambda: (job := solver_jobs.latest(store, game_id, verdicts.KIND)) and job.status == solver_jobs.DONE and job
+    )
+    assert done.owner is None and done.result["outcome"] in ("win", "no win", "unknown")
