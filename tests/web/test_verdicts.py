@@ -238,3 +238,27 @@ def test_a_move_taken_back_is_not_where_the_game_was_lost(store, seat_client, pu
     _finish(client)
     verdict = solver_jobs.run_next(store, owner="test").result
     assert verdict["lost"] == {"step": 3, "from_step": 2, "label": label}
+
+
+def test_a_solvers_macro_moves_are_spelled_out_as_the_engines_actions(store, seat_client, puzzle, monkeypatch):
+    """A solver may join actions into a move of its own (Shuffle and Doom!'s walks): the line
+    stored, and the winning line's game, are the engine's actions (its ``engine_actions``)."""
+    import dataclasses
+    import types
+
+    plain = _resign_first_puzzle()
+    puzzle(
+        dataclasses.replace(
+            plain,
+            moves=lambda state: [{"type": "steps", "actions": [RESIGN]}],
+            step=lambda state, move: plain.step(state, move["actions"][0] if move["type"] == "steps" else move),
+        )
+    )
+    spelled = types.SimpleNamespace(engine_actions=lambda line: [a for move in line for a in move["actions"]])
+    monkeypatch.setattr(verdicts, "solver_module", lambda slug: spelled)
+    client = seat_client()
+    _play_one_card_and_resign(client)
+    _finish(client)
+    verdict = solver_jobs.run_next(store, owner="test").result
+    assert verdict["line"] == [RESIGN]
+    assert [action for _seq, _seat, action in store.actions(verdict["line_game"])] == [RESIGN]

@@ -6,8 +6,9 @@ job in its own transaction (``VerdictQueue``, a ``play.Writer``). The job (``run
 rebuilds the states the player stood in from the stored log and asks ``rules_engine.solving``:
 
 - **the deal**: could it be won from the first decision (``solve``)? "win" with a line of engine
-  actions, stored as a watch-only finished game on the same seed and options (its replay is the
-  line, ``line_game``), "no win", or "unknown" (the search stopped after its budget of nodes);
+  actions (``engine_line``: a solver's own macro moves spelled out), stored as a watch-only
+  finished game on the same seed and options (its replay is the line, ``line_game``), "no win",
+  or "unknown" (the search stopped after its budget of nodes);
 - **where it was lost** (a game not won on a deal that could be): the last state of the
   player's game from which a win was still possible (``last_winnable``); the move after it is
   the one that lost it (``lost``: its log step and its words);
@@ -54,11 +55,22 @@ class Budgets:
     samples: int
 
 
+def solver_module(slug: str) -> Any:
+    """The game's solver module (its package's ``SOLVER``), or None."""
+    solver_name = getattr(importlib.import_module(rules_engine.GAMES[slug]), "SOLVER", None)
+    return importlib.import_module(solver_name) if solver_name else None
+
+
+def engine_line(slug: str, line: list[dict]) -> list[dict]:
+    """A solver's line as the engine's actions: a solver whose moves join several actions into
+    one of its own spells them out (its ``engine_actions``); the others' moves are the engine's."""
+    spell = getattr(solver_module(slug), "engine_actions", None)
+    return list(spell(line)) if spell is not None else list(line)
+
+
 def budgets(slug: str) -> Budgets:
     """The solver module's budgets for the game (sensible defaults where it names none)."""
-    package = importlib.import_module(rules_engine.GAMES[slug])
-    solver_name = getattr(package, "SOLVER", None)
-    solver = importlib.import_module(solver_name) if solver_name else None
+    solver = solver_module(slug)
     return Budgets(
         solve_nodes=getattr(solver, "SOLVE_NODES", DEFAULT_SOLVE_NODES),
         sample_nodes=getattr(solver, "SAMPLE_NODES", DEFAULT_SAMPLE_NODES),
@@ -185,13 +197,14 @@ def run_verdict(store: Store, job: Job) -> dict:
     budget = budgets(record.slug)
     first = _first_decision(played, seat)
     deal = solving.solve(puzzle, played.game_state(first), max_nodes=budget.solve_nodes)
+    line = engine_line(record.slug, deal.line)
     verdict: dict[str, Any] = {
         "outcome": deal.outcome,
         "nodes": deal.nodes,
         "budget": budget.solve_nodes,
         "first_step": played.path[first],
-        "line": deal.line,
-        "line_game": _line_game(store, record, played, first, deal.line) if deal.outcome == solving.WIN else None,
+        "line": line,
+        "line_game": _line_game(store, record, played, first, line) if deal.outcome == solving.WIN else None,
         "lost": None,
         "odds": {"start": _odds(puzzle, played.game_state(first), seat, budget), "lost": None},
     }
