@@ -46,14 +46,15 @@ from .views import view
 State = dict[str, Any]
 Action = dict[str, Any]
 
-SOLVE_NODES = 200_000
-"""A solve's budget: answers nearly every deal up to 10×10 within about 2 s (benchmarks/solver_shuffle_and_doom.py)."""
-SAMPLE_NODES = 20_000
-"""The budget of each sampled deal's solve in ``odds`` and ``hint``."""
+SOLVE_NODES = 10_000
+"""A solve's budget: every benchmarked deal up to 10×10 needs under 2,000 nodes; at 0.2 ms a node
+(more on a busy machine) the budget keeps a solve near 2 s (benchmarks/solver_shuffle_and_doom.py)."""
+SAMPLE_NODES = 2_000
+"""The budget of each sampled deal's solve in ``odds`` and ``hint``: hints in well under 1 s at p95."""
 HINT_SAMPLES = 10
 ODDS_SAMPLES = 20
-SCORE_NODES = 10_000
-"""``best_score``'s budget: about 2 s; the best found when it runs out."""
+SCORE_NODES = 5_000
+"""``best_score``'s budget: about 1–2 s; the best found when it runs out."""
 
 MACRO = "steps"
 _WALKABLE = ("emptied",)
