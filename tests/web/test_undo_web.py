@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import json
 import re
+from types import SimpleNamespace
 
 import pytest
 
 import rules_engine
 from tests.page import Page, squash
 from tests.web.test_board_pushes import board_socket, events
+from tests.web.test_clear_the_dungeon_web import LINE_A_DECK
 from tests.web.test_dungeon_of_doom_web import Table
 
 SOLO_GAMES = ("shuffle-and-doom", "clear-the-dungeon", "hebracs-dungeon")
@@ -201,3 +203,23 @@ def test_after_an_undo_at_a_table_the_other_seat_is_pushed_the_restored_board_an
         assert not re.search(r'"undo"\s*:', last["html"])  # the trail never leaves the server
     else:
         assert last.get("same") is True  # nothing the other seat sees changed
+
+
+def test_a_second_page_of_the_seat_is_drawn_again_when_only_its_undo_changed(app, seat_client):
+    """Switching to practice after a reveal changes neither the seat's view nor its buttons, only
+    how far it can undo: the seat's other page must be pushed the board drawn again (the reach is
+    one of ``board.board_inputs``), not told "same" and left offering a switch already made."""
+    client = seat_client()
+    client.start("clear-the-dungeon", deck=LINE_A_DECK)  # a first turn ended with four hits, not five
+    assert client.act({"type": "end_turn"}).status_code == 200  # three power cards drawn: a reveal
+    other_page, _http = board_socket(SimpleNamespace(app=app, game_id=client.game_id), client=client.http)
+    shown = Page(client.board().get_data(as_text=True))
+    assert shown.one("#undo").has_attr("disabled") and shown.select("#practice details")
+
+    assert client.act({"type": "practice"}).status_code == 200
+    pushed = events(other_page, "board")
+    assert pushed, "the seat's other page heard nothing of the switch"
+    assert "html" in pushed[-1], "the other page was told its board is the same"
+    redrawn = Page(pushed[-1]["html"])
+    assert squash(redrawn.one("#undo").get_text()).startswith("Undo (1)")
+    assert redrawn.select("#practice .practice-on") and not redrawn.select("#practice details")
