@@ -37,7 +37,7 @@ from .realtime.sockets import (
 )
 from .storage.migrate import database_error
 from .storage.store import Store
-from .web import deals, errors, front_page, games, limits, overload, replays, seat_cookies, security, tables
+from .web import deals, errors, front_page, games, hints, limits, overload, replays, seat_cookies, security, tables
 from .web import hall_of_fame as hall_of_fame_page
 from .web import verdicts as verdict_pages
 
@@ -87,6 +87,7 @@ def create_app(config: dict | None = None) -> Flask:
     app.register_blueprint(replays.bp)
     app.register_blueprint(verdict_pages.bp)
     app.register_blueprint(deals.bp)
+    app.register_blueprint(hints.bp)
     seat_cookies.init_app(app)
     security.init_app(app)
     rendering.init_app(app)
@@ -135,7 +136,7 @@ def create_app(config: dict | None = None) -> Flask:
         # The bots' own loop (domain/bots.py): a pass every quarter second, beside the clock's.
         presence.start_bot_loop(app, socketio)
         socketio.start_background_task(load_gauge.watch, socketio.sleep, waiting=board_pushes.oldest_waiting)
-    return app
     if app.config["SOLVER_WORKER"] and app.config.get("BACKGROUND_JOBS", not app.testing):
         # The solver's own process (never a request's work): verdicts, hints.
         app.extensions["delve_solver_worker"] = solver_worker.start(app.config)
+    return app

@@ -10,7 +10,7 @@
 
   document.documentElement.classList.add("ctd-js");
 
-  var LETTERS = "abcefghijklmnopqrstuvwyz";
+  var LETTERS = "abcefgijklmnopqrstuvwyz";
   var pick = { card: null, index: null, target: null, double: false, fatalArmed: false };
   var movesOpen = false;
   var reduceMotion = window.matchMedia ? window.matchMedia("(prefers-reduced-motion: reduce)") : { matches: true };

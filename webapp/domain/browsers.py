@@ -7,7 +7,8 @@ From those rows come the browser's record per game: played, won, best score, cur
 survives a cleared page cache (the server keeps it), but not a new browser or cleared cookies:
 there is nothing else to know a person by. A game in which a bot played this browser's seat
 (kept it while its player was away) is not in the record: it counts what a person played; nor is
-a practice game (``games.practice``: undo past reveals), which counts nothing.
+a practice game (``games.practice``: undo past reveals) or an assisted one (``games.assisted``:
+a hint was asked), which count nothing.
 """
 
 from __future__ import annotations
@@ -53,12 +54,12 @@ class Record:
 
 def _played_by_this_browser(query):
     """``query`` (over games joined with browser_seats) without the games in which a bot played
-    the browser's seat, and without practice games: the record counts what a person played
-    without undoing past a reveal."""
+    the browser's seat, and without practice or assisted games: the record counts what a person
+    played without undoing past a reveal or asking for a hint."""
     return (
         query.outerjoin(seats, and_(seats.c.game_id == browser_seats.c.game_id, seats.c.seat == browser_seats.c.seat))
         .where(or_(seats.c.bot_played.is_(None), seats.c.bot_played == 0))
-        .where(games.c.practice == 0)
+        .where(games.c.practice == 0, games.c.assisted == 0)
     )
 
 

@@ -11,7 +11,8 @@ a fresh cookie is free to make), practice otherwise; one started from another at
 deal again") is always practice. Practice is one concept: an attempt that is not ranked may be
 switched to practice mode (``rules_engine.undo``: undo past reveals), and a game in practice mode
 is never ranked (``games.practice``); a ranked attempt cannot be switched
-(``note_practice_switch`` refuses it in the action's own transaction). A deal's page lists its
+(``note_practice_switch`` refuses it in the action's own transaction). Nor is a game in which a
+hint was asked (``games.assisted``), and a ranked attempt takes none (``hints.ask``). A deal's page lists its
 finished attempts, ranked by score (the attempt's own seat's), then fewer actions, then the
 earlier finish (``RANKING_ORDER``, which the page states); a seat a bot ever played is never
 ranked (and a daily table takes no bots at all: ``service.takes_bots``). The end panel of an
@@ -86,6 +87,8 @@ class Attempt:
     """The attempt's own seat: the one its browser took (a daily table's opener's)."""
     practice_mode: bool = False
     """The game was played in practice mode (undo past reveals): listed, never ranked."""
+    assisted: bool = False
+    """A hint was asked in the game (``hints``): listed, never ranked."""
 
 
 def _ranking_key(attempt: Attempt) -> tuple[int, int, float]:
@@ -110,9 +113,11 @@ def add_attempt(store: Store, deal: str, game_id: str, browser: str, origin: str
     """Note ``game_id`` as an attempt on ``deal`` from ``origin`` (the keyed hash of the address it
     came from, ``seat_tokens.origin_hash``); True when it is
     ranked: the first on the deal of this browser and of this address, not ``practice`` (an
-    attempt started from another attempt) and not a game in practice mode."""
+    attempt started from another attempt) and not a game in practice mode or assisted."""
     with store.engine.begin() as conn:
-        practice_mode = conn.execute(select(games.c.practice).where(games.c.id == game_id)).scalar()
+        practice_mode, assisted = conn.execute(
+            select(games.c.practice, games.c.assisted).where(games.c.id == game_id)
+        ).one()
         earlier = conn.execute(
             select(deal_attempts.c.game_id)
             .where(
@@ -121,7 +126,7 @@ def add_attempt(store: Store, deal: str, game_id: str, browser: str, origin: str
             )
             .limit(1)
         ).first()
-        ranked = earlier is None and not practice and not practice_mode
+        ranked = earlier is None and not practice and not practice_mode and not assisted
         conn.execute(
             insert(deal_attempts).values(
                 game_id=game_id, deal=deal, browser=browser, ranked=int(ranked), created_at=time.time(), origin=origin
@@ -140,6 +145,7 @@ def attempts(store: Store, deal: str, *, finished_only: bool = True) -> list[Att
             games.c.created_at,
             games.c.finished_at,
             games.c.practice,
+            games.c.assisted,
             deal_attempts.c.ranked,
             deal_attempts.c.browser,
             browser_seats.c.seat,
@@ -191,11 +197,12 @@ def attempts(store: Store, deal: str, *, finished_only: bool = True) -> list[Att
                 actions=row.version,
                 seconds=max(0.0, finished_at - row.created_at) if row.finished_at else 0.0,
                 finished_at=finished_at,
-                ranked=bool(row.ranked) and not by_bot and not row.practice,
+                ranked=bool(row.ranked) and not by_bot and not row.practice and not row.assisted,
                 browser=row.browser,
                 by_bot=by_bot,
                 seat=seat,
                 practice_mode=bool(row.practice),
+                assisted=bool(row.assisted),
             )
         )
     found.sort(key=_ranking_key)
@@ -260,6 +267,8 @@ def placement(store: Store, game_id: str, seat: str = play.SOLO_SEAT) -> Placeme
         unranked_because = f"A bot played this game: it is listed on {label}, not ranked."
     elif attempt is not None and attempt.practice_mode:
         unranked_because = f"Practice: this game was played in practice mode, so it is not ranked on {label}."
+    elif attempt is not None and attempt.assisted:
+        unranked_because = f"Assisted: a hint was asked in this game, so it is not ranked on {label}."
     else:
         unranked_because = f"Practice: this game is not ranked on {label} (only a first attempt on a deal is)."
     return Placement(
@@ -410,7 +419,7 @@ def challenge_of(store: Store, token: str):
 def make_challenge(store: Store, game_id: str, browser: str, origin: str, sender: str) -> str:
     """The challenge token of a finished solo game, made the first time (with the game as the
     deal's first attempt, from ``browser`` and ``origin``, its maker named ``sender``; ranked
-    unless the game was practice)."""
+    unless the game was practice or assisted)."""
     with store.engine.connect() as conn:
         token = conn.execute(select(challenges.c.token).where(challenges.c.game_id == game_id)).scalar()
     if token is None:
@@ -419,14 +428,16 @@ def make_challenge(store: Store, game_id: str, browser: str, origin: str, sender
         try:
             with store.engine.begin() as conn:
                 conn.execute(insert(challenges).values(token=token, game_id=game_id, created_at=now, sender=sender))
-                practice_mode = conn.execute(select(games.c.practice).where(games.c.id == game_id)).scalar()
+                practice_mode, assisted = conn.execute(
+                    select(games.c.practice, games.c.assisted).where(games.c.id == game_id)
+                ).one()
                 # The challenger's own game is the score to beat: the deal's first attempt.
                 conn.execute(
                     insert(deal_attempts).values(
                         game_id=game_id,
                         deal=challenge_deal(token),
                         browser=browser,
-                        ranked=0 if practice_mode else 1,
+                        ranked=0 if practice_mode or assisted else 1,
                         created_at=now,
                         origin=origin,
                     )

@@ -44,7 +44,7 @@ from sqlalchemy import func, insert, select
 from rules_engine.fame import HallOfFame
 from rules_engine.undo import is_practice
 
-from ..storage.schema import hall_of_fame, seats
+from ..storage.schema import games, hall_of_fame, seats
 from .catalog import GAMES, GameEntry
 
 log = logging.getLogger("delve.hall_of_fame")
@@ -95,6 +95,8 @@ def record_escapes(conn, game, seat, action, new_state, now) -> None:
     fresh = game.rules.fame_entries(new_state)[before:]
     if not fresh:
         return
+    if conn.execute(select(games.c.assisted).where(games.c.id == game.id)).scalar():
+        return  # a hint was asked in it (webapp/domain/hints.py): never ranked, never listed
     names: dict[str, str] = {}
     played_by_bot: set[str] = set()
     for seat_id, name, bot_played in conn.execute(

@@ -31,6 +31,8 @@ MAX_ACTION_BYTES = 2048
 MOVE_KEYS = {"N": ("ArrowUp", "w"), "E": ("ArrowRight", "d"), "S": ("ArrowDown", "s"), "W": ("ArrowLeft", "a")}
 UNDO_KEY = "u"
 """Every game page's Undo key (templates/_undo.html): never a choice's."""
+HINT_KEY = "h"
+"""A solo game page's Hint key (templates/_hint.html): never a choice's."""
 # Choice keys: digits first, then letters that are not movement keys.
 CHOICE_KEYS = list("123456789") + [c for c in "0qerftgyhjuiklzxcvbnmop" if c not in "wasd"]
 
@@ -388,6 +390,8 @@ class ActionButton:
     warning: str | None = None
     """The engine's sentence when this action certainly loses the game (``loss_warning``): the
     button shows it and asks before posting."""
+    hinted: bool = False
+    """The move a hint suggests (``hints``): the button is highlighted."""
 
     @property
     def json(self) -> str:
@@ -413,7 +417,7 @@ def action_buttons(game: LoadedGame, seat: str | None, keys: dict | None = None)
         return []
     keys = keys or {}
     buttons = []
-    fixed = {k for pair in keys.values() for k in pair if k} | {UNDO_KEY}
+    fixed = {k for pair in keys.values() for k in pair if k} | {UNDO_KEY, HINT_KEY}
     choices = (k for k in CHOICE_KEYS if k not in fixed)
     for action in game.rules.legal_actions(game.state, seat):
         label = game.rules.action_label(game.state, action)

@@ -53,7 +53,7 @@ __all__ = [
     "run_next",
 ]
 
-KIND_MODULES: tuple[str, ...] = ("webapp.domain.verdicts",)
+KIND_MODULES: tuple[str, ...] = ("webapp.domain.verdicts", "webapp.domain.hints")
 """The modules that register a runner in ``KINDS`` when imported: the worker imports them."""
 FIRST_KINDS: tuple[str, ...] = ("hint",)
 """Kinds claimed before every other (a player waits for a hint; a verdict can wait)."""

@@ -15,7 +15,7 @@ from jinja2_fragments.flask import render_blocks
 from rules_engine import undo
 from rules_engine.undo import is_practice
 
-from ..domain import bots, browsers, deals, play
+from ..domain import bots, browsers, deals, hints, play
 from ..domain.catalog import BY_SLUG
 from ..domain.service import GRACE_SECONDS, REQUEST_SEEN_EVERY, takes_bots
 from .bot_play import BotPlay, bot_play, marked, win_sentence
@@ -211,6 +211,7 @@ def render_game(game: play.LoadedGame, seat: str | None, *, flash: str | None = 
         fragment=is_htmx(),
         new_log=[],
         undo_reach=None,
+        hint=None,
     )
     ticket = None
     if seat is not None and not context["fragment"]:
@@ -257,6 +258,10 @@ def render_game(game: play.LoadedGame, seat: str | None, *, flash: str | None = 
         if context.get("names"):
             buttons = [dataclasses.replace(b, label=name_seats(b.label, context["names"])) for b in buttons]
         result = game.rules.result(game.state)
+        # A solo game's hint area; the button of the move a hint suggests is highlighted.
+        hint = context["hint"] = hints.panel(store(), game, seat) if entry.solo and result is None else None
+        if hint is not None and hint.move is not None:
+            buttons = [dataclasses.replace(b, hinted=True) if b.action == hint.move else b for b in buttons]
         played_by_bots = bot_play(store(), game, seat, context["seats"]) if not entry.solo else None
         context.update(
             view=view,
@@ -289,6 +294,9 @@ def render_game(game: play.LoadedGame, seat: str | None, *, flash: str | None = 
         if isinstance(ending, dict) and context["practice"]:
             # The end of a practice game says so, to its player and to onlookers alike.
             ending = context["ending"] = {**ending, "practice": True}
+        if isinstance(ending, dict) and hints.puzzle_for(game.rules) and hints.is_assisted(store(), game.id):
+            # So does the end of a game in which a hint was asked.
+            ending = context["ending"] = {**ending, "assisted": True}
         if isinstance(ending, dict) and ending.get("record") and seat is not None:
             # The player's own page of a finished game: where it leaves their record here.
             closed = deals.replay_closed_because(store(), game.id, browser_key())
@@ -311,6 +319,9 @@ def render_game(game: play.LoadedGame, seat: str | None, *, flash: str | None = 
                 {**view, "log": _onlookers_words(view["log"], result["text"], ending["text"])},
                 _onlookers_words(context["new_log"], result["text"], ending["text"]),
             )
+        if isinstance(context.get("ending"), dict) and result:
+            # The solver's verdict on the deal, once the game is over (domain/verdicts.py).
+            context["ending"] = {**context["ending"], "verdict": verdict_for(game, seat)}
         if not entry.solo and seat is not None and result and "daily" in game.record.lobby:
             # A daily deal's table (its lobby says so: no query for any other table), on a seated
             # player's own page: where their attempt placed, the score to beat, the ranking.
@@ -319,9 +330,6 @@ def render_game(game: play.LoadedGame, seat: str | None, *, flash: str | None = 
             say_whose_moves(context, played_by_bots, seat)
         template = f"{entry.template_dir}/game.html"
         blocks = FRAGMENT_BLOCKS
-        if isinstance(context.get("ending"), dict) and result:
-            # The solver's verdict on the deal, once the game is over (domain/verdicts.py).
-            context["ending"] = {**context["ending"], "verdict": verdict_for(game, seat)}
     if is_htmx():
         body = render_blocks(template, blocks, **context)
     else:

@@ -51,6 +51,9 @@ games = Table(
     # 1 once the game is practice (``rules_engine.undo``: undo past reveals), set with the stored
     # practice action: never ranked on a deal, in the Hall of Fame or in a browser's record.
     Column("practice", Integer, nullable=False, server_default="0"),
+    # 1 once the game's player asked for a hint (webapp/domain/hints.py), set in the transaction
+    # that queues it: never ranked, as a practice game is not.
+    Column("assisted", Integer, nullable=False, server_default="0"),
 )
 
 seats = Table(

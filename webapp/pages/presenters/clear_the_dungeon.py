@@ -19,9 +19,9 @@ from ...domain.play import ActionButton
 from . import Scene, solo_ending
 from .controls import buttons_by_type
 
-MONSTER_KEYS = "abcefghijklmnopqrstuvwyz"
-"""Each face-up monster's shortcut, in reading order: D (end turn) and X (double) are taken, and
-static/js/clear_the_dungeon.js reads the same letters."""
+MONSTER_KEYS = "abcefgijklmnopqrstuvwyz"
+"""Each face-up monster's shortcut, in reading order: D (end turn), X (double) and H (a hint:
+templates/_hint.html) are taken, and static/js/clear_the_dungeon.js reads the same letters."""
 
 HAND_KEYS = 9
 """Hand cards 1–9 have a digit key."""
