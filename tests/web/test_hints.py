@@ -239,15 +239,7 @@ class TestNeverPeeks:
         "slug",
         [
             "clear-the-dungeon",
-            pytest.param(
-                "hebracs-dungeon",
-                marks=pytest.mark.xfail(
-                    strict=True,
-                    reason="Hebrac's Dungeon's determinize shuffles the hidden cards in their true order "
-                    "(rules_engine/games/hebracs_dungeon/solver.py: codes = [...], unsorted), so a sample "
-                    "carries that order: its hint changes with the hidden cards",
-                ),
-            ),
+            "hebracs-dungeon",
             "shuffle-and-doom",
         ],
     )

@@ -323,7 +323,8 @@ def determinize(state: dict[str, Any], seat: str, rng: random.Random) -> dict[st
                 slots.append((cell, "enemy"))
             if cell["treasure"] is not None and not cell["treasure_up"]:
                 slots.append((cell, "treasure"))
-    codes = [place[key] for place, key in slots]
+    # Shuffled from a sorted order: a shuffle of the cards in their true order would carry it.
+    codes = sorted(place[key] for place, key in slots)
     rng.shuffle(codes)
     for (place, key), code in zip(slots, codes, strict=True):
         place[key] = code
