@@ -36,6 +36,11 @@ def test_the_end_page_shows_the_deals_verdict_and_its_winning_line(page, live_se
     page.get_by_role("button", name=re.compile("Resign")).click()
     section = page.locator("#verdict")
     expect(section).to_contain_text("Working out whether this deal could be won…")
+    with page.expect_response(lambda response: "/verdict" in response.url):
+        pass  # one poll while the solver works
+    # The poll swaps its own section: an hx-target inherited from the board would replace the board.
+    expect(page.locator("#game")).to_have_count(1)
+    expect(page.locator("#game #verdict")).to_have_count(1)
 
     store = Store(f"sqlite:///{live_server.workdir / 'delve.sqlite3'}")
     try:
