@@ -113,6 +113,12 @@ class TestThePage:
         assert [b for b in page.select("button[data-key=h]")] == [button]
         assert Page(seat_client().get(f"/g/{game_id}").data).select("#hint") == []
 
+    def test_a_practice_games_button_does_not_warn_of_a_ranking_it_has_not(self, seat_client):
+        client = seat_client()
+        game_id = client.start(SLUG, size="5")
+        assert client.act({"type": "practice"}).status_code == 200
+        assert Page(client.get(f"/g/{game_id}").data).text("#hint-button") == "Hint H"
+
     def test_clear_the_dungeons_monster_letters_leave_h_to_the_hint(self):
         assert play.HINT_KEY not in ctd_presenter.MONSTER_KEYS
 

@@ -28,7 +28,7 @@ from typing import Any
 from sqlalchemy import select, update
 
 from rules_engine import Rules, solving
-from rules_engine.undo import PRACTICE, UNDO
+from rules_engine.undo import PRACTICE, UNDO, is_practice
 
 from ..storage.schema import deal_attempts, games
 from ..storage.store import Store
@@ -185,6 +185,8 @@ class Panel:
     text: str = ""
     move: dict | None = None
     """The hinted move (its button is highlighted)."""
+    practice: bool = False
+    """The game is practice: never ranked already, so a hint costs it nothing to say."""
 
 
 def panel(store: Store, game: play.LoadedGame, seat: str | None, *, now: float | None = None) -> Panel | None:
@@ -197,9 +199,10 @@ def panel(store: Store, game: play.LoadedGame, seat: str | None, *, now: float |
         assisted = bool(conn.execute(select(games.c.assisted).where(games.c.id == game.id)).scalar())
     if ranked:
         return None
+    practice = is_practice(game.state)
     asked = solver_jobs.latest(store, game.id, KIND, params_for(seat, game.version)) if assisted else None
     if asked is None:
-        return Panel(game.version, assisted, "offered")
+        return Panel(game.version, assisted, "offered", practice=practice)
     if asked.status == solver_jobs.DONE and isinstance(asked.result, dict):
         return Panel(game.version, assisted, "answered", str(asked.result.get("text", "")), asked.result.get("move"))
     if asked.status == solver_jobs.FAILED:
