@@ -138,6 +138,10 @@ def from_environment() -> dict:
         raise ConfigError("SOLVER_QUEUE_MAX and SOLVER_LEASE_SECONDS must be numbers") from None
     if solver_lease_seconds <= 0:
         raise ConfigError("SOLVER_LEASE_SECONDS must be more than 0")
+    try:
+        deal_pool_size = int(os.environ.get("DEAL_POOL_SIZE", "20") or 0)
+    except ValueError:
+        raise ConfigError("DEAL_POOL_SIZE must be a whole number of deals (0: keep none)") from None
     log_level = os.environ.get("LOG_LEVEL", "INFO").upper()
     if log_level not in {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}:
         raise ConfigError(f"LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL, not {log_level!r}")
@@ -176,6 +180,8 @@ def from_environment() -> dict:
         "SOLVER_CPU_SHARE": solver_cpu_share,
         "SOLVER_QUEUE_MAX": max(0, solver_queue_max),
         "SOLVER_LEASE_SECONDS": solver_lease_seconds,
+        # Winnable deals the solver keeps ready per solo game and options (webapp/domain/deal_pools.py).
+        "DEAL_POOL_SIZE": max(0, deal_pool_size),
         # An action form is a few hundred bytes; anything near this limit is not one of ours.
         "MAX_CONTENT_LENGTH": 16 * 1024,
     }

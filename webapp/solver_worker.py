@@ -19,7 +19,7 @@ import socket
 import time
 from collections.abc import Callable
 
-from .domain import solver_jobs
+from .domain import deal_pools, solver_jobs
 from .storage.store import Store
 
 log = logging.getLogger("delve.solver")
@@ -50,11 +50,13 @@ def serve(
     lease_seconds: float = solver_jobs.LEASE_SECONDS,
     parent_pid: int | None = None,
     log_level: str = "INFO",
+    deal_pool_size: int = 0,
     sleep: Callable[[float], None] = time.sleep,
     keep_going: Callable[[], bool] = lambda: True,
 ) -> None:
     """Run jobs until ``keep_going()`` says stop, or the process that started us is gone
-    (``parent_pid``: the app's process; we must not outlive it)."""
+    (``parent_pid``: the app's process; we must not outlive it). With nothing queued, it tops up
+    the pools of winnable deals to ``deal_pool_size`` each (``deal_pools.top_up``; 0: keeps none)."""
     if not logging.getLogger().handlers:
         logging.basicConfig(level=log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     niceness = lower_priority()
@@ -77,7 +79,8 @@ def serve(
             started = time.monotonic()
             ran = solver_jobs.run_next(store, owner=owner, lease_seconds=lease_seconds)
             if ran is None:
-                sleep(IDLE_SECONDS)
+                if not deal_pools.top_up(store, target=deal_pool_size):
+                    sleep(IDLE_SECONDS)
                 continue
             worked = time.monotonic() - started
             rest = rest_after(worked, cpu_share)
@@ -97,6 +100,7 @@ def start(config: dict) -> multiprocessing.process.BaseProcess:
             lease_seconds=config["SOLVER_LEASE_SECONDS"],
             parent_pid=os.getpid(),
             log_level=config["LOG_LEVEL"],
+            deal_pool_size=config["DEAL_POOL_SIZE"],
         ),
         name="delve-solver",
         daemon=True,
@@ -120,4 +124,5 @@ def main() -> None:
         cpu_share=config["SOLVER_CPU_SHARE"],
         lease_seconds=config["SOLVER_LEASE_SECONDS"],
         log_level=config["LOG_LEVEL"],
+        deal_pool_size=config["DEAL_POOL_SIZE"],
     )

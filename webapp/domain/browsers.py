@@ -8,7 +8,10 @@ survives a cleared page cache (the server keeps it), but not a new browser or cl
 there is nothing else to know a person by. A game in which a bot played this browser's seat
 (kept it while its player was away) is not in the record: it counts what a person played; nor is
 a practice game (``games.practice``: undo past reveals) or an assisted one (``games.assisted``:
-a hint was asked), which count nothing.
+a hint was asked), which count nothing. Games dealt from a pool of deals the solver proved
+winnable (``games.deal_kind``, ``deal_pools``) keep a record of their own: a win there is never
+mixed with wins on any deal (``records(..., deal_kind=...)``; the front page shows it on a line of
+its own, and such a game's end states where it leaves that record).
 """
 
 from __future__ import annotations
@@ -63,30 +66,37 @@ def _played_by_this_browser(query):
     )
 
 
-def records(store: Store, key: str | None) -> dict[str, Record]:
-    """This browser's record per game slug, from its finished games (oldest first)."""
+def records(store: Store, key: str | None, deal_kind: str = "any") -> dict[str, Record]:
+    """This browser's record per game slug, from its finished games (oldest first) dealt as
+    ``deal_kind`` ("any", or "winnable": from a pool)."""
+    return records_by_deal(store, key).get(deal_kind, {})
+
+
+def records_by_deal(store: Store, key: str | None) -> dict[str, dict[str, Record]]:
+    """This browser's records, deal kind -> game slug -> record, in one query (the front page's)."""
     if key is None:
         return {}
     with store.engine.connect() as conn:
         rows = conn.execute(
             _played_by_this_browser(
-                select(games.c.slug, games.c.result, browser_seats.c.seat).join(
+                select(games.c.slug, games.c.result, browser_seats.c.seat, games.c.deal_kind).join(
                     browser_seats, browser_seats.c.game_id == games.c.id
                 )
             )
             .where(browser_seats.c.browser == key, games.c.status == "finished", games.c.result.is_not(None))
             .order_by(games.c.finished_at)
         ).all()
-    found: dict[str, Record] = {}
-    for slug, raw, seat in rows:
-        found[slug] = found.get(slug, Record()).after(json.loads(raw), seat)
+    found: dict[str, dict[str, Record]] = {}
+    for slug, raw, seat, deal_kind in rows:
+        kind = found.setdefault(deal_kind, {})
+        kind[slug] = kind.get(slug, Record()).after(json.loads(raw), seat)
     return found
 
 
-def standing(store: Store, key: str | None, slug: str, game_id: str) -> dict | None:
-    """Where this finished game leaves its player's record at ``slug``: the record, the score,
-    and the best of this browser's other finished games before it (``new_best`` when beaten);
-    None when this browser did not play this game."""
+def standing(store: Store, key: str | None, slug: str, game_id: str, deal_kind: str = "any") -> dict | None:
+    """Where this finished game leaves its player's record at ``slug`` (on deals drawn as the
+    game's ``deal_kind`` was): the record, the score, and the best of this browser's other finished
+    games before it (``new_best`` when beaten); None when this browser did not play this game."""
     if key is None:
         return None
     with store.engine.connect() as conn:
@@ -101,6 +111,7 @@ def standing(store: Store, key: str | None, slug: str, game_id: str) -> dict | N
                 games.c.slug == slug,
                 games.c.status == "finished",
                 games.c.result.is_not(None),
+                games.c.deal_kind == deal_kind,
             )
             .order_by(games.c.finished_at)
         ).all()

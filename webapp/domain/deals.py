@@ -3,7 +3,8 @@
 A **challenge** (``/c/<token>``) is made from a finished solo game by its player: whoever opens the
 link starts a fresh game on the same deal (the game's seed and options, read from the store; the
 token alone travels). A **daily deal** (``/daily/<slug>``) is drawn in secret by the first request
-of each UTC day, the same for everybody; The Dungeon of Doom's is a table on the day's random map.
+of each UTC day, the same for everybody (from a pool of deals the solver proved winnable when one
+is ready: ``deal_pools``; its page says so); The Dungeon of Doom's is a table on the day's random map.
 
 Every game played on a shared deal is an *attempt* (``deal_attempts``): ranked if it is the first
 on that deal both of this browser and of this client address (a keyed hash of it, as seats keep:
@@ -41,7 +42,7 @@ from rules_engine.undo import is_practice
 
 from ..storage.schema import browser_seats, challenges, daily_deals, deal_attempts, games, seats
 from ..storage.store import Store
-from . import play
+from . import deal_pools, play
 from .catalog import BY_SLUG, GAMES, parse_options
 from .service import Refused
 
@@ -454,29 +455,45 @@ def make_challenge(store: Store, game_id: str, browser: str, origin: str, sender
 # ---- daily deals --------------------------------------------------------------------------------
 
 
-def daily_seed(store: Store, slug: str, day: date) -> tuple[int, dict]:
-    """The day's seed and options for ``slug``: drawn by the first request of the day, kept."""
+@dataclass(frozen=True)
+class DailyDeal:
+    seed: int
+    options: dict
+    deal_kind: str
+    """"winnable" when the seed came from a pool of deals the solver proved (``deal_pools``)."""
+
+
+def daily_seed(store: Store, slug: str, day: date, *, pool_target: int = 0) -> DailyDeal:
+    """The day's deal for ``slug``: drawn by the first request of the day, kept. It is taken from
+    the pool of winnable deals for the day's options when one is ready (``deal_pools``; then the
+    pool is queued for a refill up to ``pool_target``), else drawn at random: either way everybody
+    plays the same deal that day."""
     key = day.isoformat()
     with store.engine.connect() as conn:
         row = conn.execute(
-            select(daily_deals.c.seed, daily_deals.c.options).where(
+            select(daily_deals.c.seed, daily_deals.c.options, daily_deals.c.deal_kind).where(
                 daily_deals.c.day == key, daily_deals.c.slug == slug
             )
         ).first()
     if row is not None:
-        return row.seed, json.loads(row.options)
+        return DailyDeal(row.seed, json.loads(row.options), row.deal_kind)
     options = parse_options(DAILY_GAMES[slug], dict(DAILY_GAMES[slug].rules.daily_form or {}))
-    seed = secrets.randbits(62)
+    pooled = deal_pools.pool_for(slug, options) is not None
     try:
         with store.engine.begin() as conn:
+            proved = deal_pools.take_seed(conn, slug, options) if pooled else None
+            seed = secrets.randbits(62) if proved is None else proved
+            kind = deal_pools.ANY if proved is None else deal_pools.WINNABLE
             conn.execute(
                 insert(daily_deals).values(
-                    day=key, slug=slug, seed=seed, options=json.dumps(options), created_at=time.time()
+                    day=key, slug=slug, seed=seed, options=json.dumps(options), created_at=time.time(), deal_kind=kind
                 )
             )
-    except IntegrityError:  # another request drew the day's deal first: that one it is
-        return daily_seed(store, slug, day)
-    return seed, options
+            if pooled:
+                deal_pools.refill(store, slug, options, target=pool_target, conn=conn)
+    except IntegrityError:  # another request drew the day's deal first: that one it is (a seed taken goes back)
+        return daily_seed(store, slug, day, pool_target=pool_target)
+    return DailyDeal(seed, options, kind)
 
 
 def daily_history(store: Store, slug: str, browser: str | None, day: date) -> tuple[list[dict], int]:

@@ -171,10 +171,14 @@ def start_game(
     seed: int | None = None,
     name: str = DEFAULT_SOLO_NAME,
     lobby: dict | None = None,
+    deal_kind: str = "any",
+    conn=None,
 ):
     """Create a solo game; returns (game id, the seat's token). Raises InvalidAction for bad options.
 
-    ``lobby`` keeps facts about the game's origin (``same_deal_as``: the game whose seed it replays)."""
+    ``lobby`` keeps facts about the game's origin (``same_deal_as``: the game whose seed it replays);
+    ``deal_kind`` how its seed was drawn ("winnable": from a pool, ``deal_pools``, taken on ``conn``,
+    the transaction that stores the game)."""
     rules = rules_engine.get(slug)
     seed = secrets.randbits(62) if seed is None else seed
     state = rules.new_game(seed=seed, players=[SOLO_SEAT], options=options)
@@ -187,6 +191,8 @@ def start_game(
         snapshot=rules.dump(state),
         seat_tokens={SOLO_SEAT: (name, seat_tokens.hash_token(token))},
         lobby=lobby,
+        deal_kind=deal_kind,
+        conn=conn,
     )
     return game_id, token
 

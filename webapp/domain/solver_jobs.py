@@ -8,7 +8,8 @@ A job is ``(kind, game, params)``; queueing the same again gives the job already
 worker imports at its start. A worker takes the next job under a lease (``LEASE_SECONDS``, renewed
 while it runs): a worker that dies leaves a job another claims again once the lease runs out,
 ``MAX_ATTEMPTS`` times at most; then the job fails with a sentence. Hints go before everything
-else (``FIRST_KINDS``: someone waits for them); the kinds in ``BOUNDED_KINDS`` are refused
+else (``FIRST_KINDS``: someone waits for them), pools of winnable deals after everything
+(``LAST_KINDS``); the kinds in ``BOUNDED_KINDS`` are refused
 (``QueueFull``) while ``limit`` jobs of them wait.
 
 >>> from webapp.storage.store import Store
@@ -53,10 +54,12 @@ __all__ = [
     "run_next",
 ]
 
-KIND_MODULES: tuple[str, ...] = ("webapp.domain.verdicts", "webapp.domain.hints")
+KIND_MODULES: tuple[str, ...] = ("webapp.domain.verdicts", "webapp.domain.hints", "webapp.domain.deal_pools")
 """The modules that register a runner in ``KINDS`` when imported: the worker imports them."""
 FIRST_KINDS: tuple[str, ...] = ("hint",)
 """Kinds claimed before every other (a player waits for a hint; a verdict can wait)."""
+LAST_KINDS: tuple[str, ...] = ("pool",)
+"""Kinds claimed after every other (a pool of winnable deals is kept full ahead of need)."""
 BOUNDED_KINDS: tuple[str, ...] = ("verdict", "pool")
 """Kinds not queued while ``limit`` of them wait (``SOLVER_QUEUE_MAX``)."""
 MAX_ATTEMPTS = 3
@@ -172,7 +175,7 @@ def run_next(store: Store, *, owner: str, lease_seconds: float = LEASE_SECONDS) 
     sentence, after ``MAX_ATTEMPTS``); a job whose worker died is failed here after its last one."""
     now = time.time()
     store.give_up_solver_jobs(now, MAX_ATTEMPTS, _json({"failed": GAVE_UP}))
-    claimed = _job(store.claim_solver_job(owner, now, lease_seconds, FIRST_KINDS))
+    claimed = _job(store.claim_solver_job(owner, now, lease_seconds, FIRST_KINDS, LAST_KINDS))
     if claimed is None:
         return None
     runner = KINDS.get(claimed.kind)

@@ -15,7 +15,7 @@ from jinja2_fragments.flask import render_blocks
 from rules_engine import undo
 from rules_engine.undo import is_practice
 
-from ..domain import bots, browsers, deals, hints, play
+from ..domain import bots, browsers, deal_pools, deals, hints, play
 from ..domain.catalog import BY_SLUG
 from ..domain.service import GRACE_SECONDS, REQUEST_SEEN_EVERY, takes_bots
 from .bot_play import BotPlay, bot_play, marked, win_sentence
@@ -208,6 +208,8 @@ def render_game(game: play.LoadedGame, seat: str | None, *, flash: str | None = 
         seat=seat,
         flash=flash,
         share_url=url_for("games.page", game_id=game.id, _external=True),
+        # Dealt from a pool of deals the solver proved winnable: the head and the end say so.
+        winnable_deal=deal_pools.winnable_deal(game.record),
         fragment=is_htmx(),
         new_log=[],
         undo_reach=None,
@@ -303,7 +305,7 @@ def render_game(game: play.LoadedGame, seat: str | None, *, flash: str | None = 
             placement = deals.placement(store(), game.id)
             context["ending"] = {
                 **ending,
-                "standing": browsers.standing(store(), browser_key(), game.record.slug, game.id),
+                "standing": browsers.standing(store(), browser_key(), game.record.slug, game.id, game.record.deal_kind),
                 "replay_closed": closed[1] if closed else None,
                 # On a shared deal: where it placed, the score to beat, the way back to the ranking.
                 "placement": placement,
@@ -321,7 +323,11 @@ def render_game(game: play.LoadedGame, seat: str | None, *, flash: str | None = 
             )
         if isinstance(context.get("ending"), dict) and result:
             # The solver's verdict on the deal, once the game is over (domain/verdicts.py).
-            context["ending"] = {**context["ending"], "verdict": verdict_for(game, seat)}
+            context["ending"] = {
+                **context["ending"],
+                "verdict": verdict_for(game, seat),
+                "winnable_deal": context["winnable_deal"],
+            }
         if not entry.solo and seat is not None and result and "daily" in game.record.lobby:
             # A daily deal's table (its lobby says so: no query for any other table), on a seated
             # player's own page: where their attempt placed, the score to beat, the ranking.

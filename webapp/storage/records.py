@@ -39,6 +39,8 @@ class GameRecord:
     turn_key: str | None = None
     turn_started_at: float | None = None
     turn_deadline: float | None = None
+    deal_kind: str = "any"
+    """How the deal was drawn: "any" or "winnable" (from a pool the solver keeps: deal_pools)."""
 
 
 @dataclass(frozen=True)

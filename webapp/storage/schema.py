@@ -54,6 +54,9 @@ games = Table(
     # 1 once the game's player asked for a hint (webapp/domain/hints.py), set in the transaction
     # that queues it: never ranked, as a practice game is not.
     Column("assisted", Integer, nullable=False, server_default="0"),
+    # How the deal was drawn (webapp/domain/deal_pools.py): "any" (a fresh random seed) or "winnable"
+    # (from a pool of seeds the solver proved winnable). Records keep the two apart.
+    Column("deal_kind", String(16), nullable=False, server_default="any"),
 )
 
 seats = Table(
@@ -161,6 +164,8 @@ daily_deals = Table(
     Column("seed", BigInteger, nullable=False),
     Column("options", Text, nullable=False),
     Column("created_at", Float, nullable=False),
+    # "winnable" when the day's seed came from a pool the solver proved winnable (deal_pools), else "any".
+    Column("deal_kind", String(16), nullable=False, server_default="any"),
 )
 
 # A game played on a shared deal: "challenge:<token>" or "daily:<slug>:<day>". Ranked unless this
@@ -206,6 +211,21 @@ hall_of_fame = Table(
     Column("bot", Integer, nullable=False, server_default="0"),
     # One entry per character and game: recording is idempotent.
     UniqueConstraint("game_id", "seat", name="uq_hall_of_fame_game_seat"),
+)
+
+
+# Seeds the background solver proved winnable, per solo game and options (webapp/domain/deal_pools.py):
+# a "winnable deals only" game takes one, deleting it in the transaction that stores the game.
+winnable_deals = Table(
+    "winnable_deals",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("slug", String(64), nullable=False),
+    Column("options", String(512), nullable=False),  # JSON, keys sorted: the pool's key
+    Column("seed", BigInteger, nullable=False),
+    Column("nodes", Integer, nullable=False),  # the states the proof searched
+    Column("created_at", Float, nullable=False),
+    Index("ix_winnable_deals_slug_options", "slug", "options"),
 )
 
 

@@ -81,13 +81,24 @@ class SolverQueries:
             ).rowcount
 
     def claim_solver_job(
-        self, owner: str, now: float, lease_seconds: float, first_kinds: tuple[str, ...]
+        self,
+        owner: str,
+        now: float,
+        lease_seconds: float,
+        first_kinds: tuple[str, ...],
+        last_kinds: tuple[str, ...] = (),
     ) -> Mapping | None:
         """Take the next job under a lease until ``now + lease_seconds``: ``first_kinds`` before
-        the others, then the oldest. One conditional UPDATE on the job found: SQLite runs writers
-        one at a time and PostgreSQL re-checks its WHERE on a row a concurrent writer just
-        changed, so two workers never both hold a job (the loser looks again)."""
-        order = [case((solver_jobs.c.kind.in_(first_kinds), 0), else_=1)] if first_kinds else []
+        the others and ``last_kinds`` after them, then the oldest. One conditional UPDATE on the
+        job found: SQLite runs writers one at a time and PostgreSQL re-checks its WHERE on a row a
+        concurrent writer just changed, so two workers never both hold a job (the loser looks
+        again)."""
+        ranks = []
+        if first_kinds:
+            ranks.append((solver_jobs.c.kind.in_(first_kinds), 0))
+        if last_kinds:
+            ranks.append((solver_jobs.c.kind.in_(last_kinds), 2))
+        order = [case(*ranks, else_=1)] if ranks else []
         for _try in range(5):
             with self.engine.begin() as conn:
                 found = conn.execute(

@@ -12,6 +12,7 @@ import json
 import time
 
 from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
 from .bot_queries import BotQueries
@@ -57,32 +58,49 @@ class Store(SeatQueries, BotQueries, ChatQueries, SolverQueries):
         seat_tokens: dict[str, tuple[str, str]],
         status: str = "running",
         lobby: dict | None = None,
+        deal_kind: str = "any",
+        conn: Connection | None = None,
     ) -> str:
-        """Store a new game; ``seat_tokens`` maps seat -> (display name, token hash)."""
+        """Store a new game; ``seat_tokens`` maps seat -> (display name, token hash). ``conn``:
+        inside the caller's transaction (a seed taken from a pool of winnable deals with it)."""
+        if conn is None:
+            with self.engine.begin() as own:
+                return self.create_game(
+                    slug=slug,
+                    options=options,
+                    seed=seed,
+                    players=players,
+                    snapshot=snapshot,
+                    seat_tokens=seat_tokens,
+                    status=status,
+                    lobby=lobby,
+                    deal_kind=deal_kind,
+                    conn=own,
+                )
         game_id = new_game_id()
         now = time.time()
-        with self.engine.begin() as conn:
-            conn.execute(
-                insert(games).values(
-                    id=game_id,
-                    slug=slug,
-                    options=_json(options),
-                    seed=seed,
-                    players=_json(players),
-                    version=0,
-                    revision=0,
-                    status=status,
-                    lobby=_json(lobby or {}),
-                    snapshot=_json(snapshot),
-                    result=None,
-                    created_at=now,
-                    updated_at=now,
-                    finished_at=None,
-                    seats_issued=max(map(_seat_number, seat_tokens), default=0),
-                )
+        conn.execute(
+            insert(games).values(
+                id=game_id,
+                slug=slug,
+                options=_json(options),
+                seed=seed,
+                players=_json(players),
+                version=0,
+                revision=0,
+                status=status,
+                lobby=_json(lobby or {}),
+                snapshot=_json(snapshot),
+                result=None,
+                created_at=now,
+                updated_at=now,
+                finished_at=None,
+                seats_issued=max(map(_seat_number, seat_tokens), default=0),
+                deal_kind=deal_kind,
             )
-            for seat, (name, token_hash) in seat_tokens.items():
-                conn.execute(insert(seats).values(new_seat(game_id, seat, name, token_hash, now)))
+        )
+        for seat, (name, token_hash) in seat_tokens.items():
+            conn.execute(insert(seats).values(new_seat(game_id, seat, name, token_hash, now)))
         return game_id
 
     @staticmethod
@@ -104,6 +122,7 @@ class Store(SeatQueries, BotQueries, ChatQueries, SolverQueries):
             turn_key=row["turn_key"],
             turn_started_at=row["turn_started_at"],
             turn_deadline=row["turn_deadline"],
+            deal_kind=row["deal_kind"],
         )
 
     def load(self, game_id: str, *, snapshot: bool = True) -> GameRecord | None:

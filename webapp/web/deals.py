@@ -9,7 +9,7 @@ from flask import Blueprint, abort, current_app, make_response, redirect, render
 
 from rules_engine.text import clean_text
 
-from ..domain import deals, play
+from ..domain import deal_pools, deals, play
 from ..domain.catalog import BY_SLUG, NAME_MAX, clean_name
 from .context import browser_key, game_or_404, note_seat, store, viewer_seat
 from .limits import CREATE_GAME, READ, limiter
@@ -83,6 +83,8 @@ def challenge(token: str):
         abort(404, description="This challenge's game is gone.")
     deal = deals.challenge_deal(token)
     entry = BY_SLUG[source.record.slug]
+    # A challenge made from a game dealt from a pool of winnable deals deals that seed to all.
+    proven = deal_pools.winnable_deal(source.record)
     ranked = deals.attempts(store(), deal)
     me = browser_key()
     body = render_template(
@@ -98,6 +100,7 @@ def challenge(token: str):
         replays_open=deals.has_finished_attempt(store(), deal, me),
         me=me,
         playing=len(deals.attempts(store(), deal, finished_only=False)) - len(ranked),
+        proven=proven,
     )
     return _private(body)
 
@@ -114,7 +117,13 @@ def play_challenge(token: str):
         abort(404, description="This challenge's game is gone.")
     name = clean_name(request.form.get("name"), deals.CHALLENGER_NAME)
     return _start_attempt(
-        deals.challenge_deal(token), source.slug, source.options, source.seed, name, lobby={"challenge": token}
+        deals.challenge_deal(token),
+        source.slug,
+        source.options,
+        source.seed,
+        name,
+        lobby={"challenge": token},
+        deal_kind=source.deal_kind,
     )
 
 
@@ -134,6 +143,8 @@ def daily(slug: str):
     me = browser_key()
     board = deals.attempts(store(), deals.daily_deal(slug, day))
     history, streak = deals.daily_history(store(), slug, me, day)
+    # The page says whether the day's deal was proved winnable: it is drawn now if it was not yet.
+    drawn = deals.daily_seed(store(), slug, day, pool_target=current_app.config["DEAL_POOL_SIZE"])
     mine_today = next((h for h in history if h["day"] == day.isoformat()), None)
     body = render_template(
         "deal.html",
@@ -154,6 +165,7 @@ def daily(slug: str):
         mine_today=mine_today,
         me=me,
         replays_open=False,
+        proven=deal_pools.POOL_GAMES.get(slug) if drawn.deal_kind == deal_pools.WINNABLE else None,
     )
     return _private(body)
 
@@ -164,16 +176,27 @@ def play_daily(slug: str):
     check_csrf()
     entry = _daily_entry(slug)
     day = deals.today()
-    seed, options = deals.daily_seed(store(), slug, day)
+    drawn = deals.daily_seed(store(), slug, day, pool_target=current_app.config["DEAL_POOL_SIZE"])
     name = clean_name(request.form.get("name"), play.DEFAULT_SOLO_NAME if entry.solo else "Host")
-    return _start_attempt(deals.daily_deal(slug, day), slug, options, seed, name, lobby={"daily": day.isoformat()})
+    return _start_attempt(
+        deals.daily_deal(slug, day),
+        slug,
+        drawn.options,
+        drawn.seed,
+        name,
+        lobby={"daily": day.isoformat()},
+        deal_kind=drawn.deal_kind,
+    )
 
 
-def _start_attempt(deal: str, slug: str, options: dict, seed: int, name: str, *, lobby: dict):
-    """A fresh game (or, for a table game, a waiting room) on the deal, seated for this browser."""
+def _start_attempt(
+    deal: str, slug: str, options: dict, seed: int, name: str, *, lobby: dict, deal_kind: str = deal_pools.ANY
+):
+    """A fresh game (or, for a table game, a waiting room) on the deal, seated for this browser;
+    ``deal_kind``: how the deal's seed was drawn (a winnable deal's games say so)."""
     entry = BY_SLUG[slug]
     if entry.solo:
-        game_id, token = play.start_game(store(), slug, options, seed=seed, name=name, lobby=lobby)
+        game_id, token = play.start_game(store(), slug, options, seed=seed, name=name, lobby=lobby, deal_kind=deal_kind)
     else:
         game_id, token = play.open_table(store(), slug, options, name=name, seed=seed, lobby=lobby)
     deals.add_attempt(store(), deal, game_id, browser_key(create=True) or "", request_origin())

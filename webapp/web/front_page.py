@@ -12,7 +12,7 @@ from sqlalchemy import select, text
 
 import rules_engine
 
-from ..domain import browsers
+from ..domain import browsers, deal_pools
 from ..domain.catalog import BY_SLUG, GAMES
 from ..domain.deals import DAILY_GAMES
 from ..domain.seat_tokens import seat_mark
@@ -131,7 +131,8 @@ def index():
     mine = your_games()
     # This browser's record per game, kept by the server (domain/browsers.py): every finished game
     # it played, not only the newest the "Your games" list remembers.
-    records = browsers.records(store(), browser_key())
+    by_deal = browsers.records_by_deal(store(), browser_key())
+    records = by_deal.get(deal_pools.ANY, {})
     played = sum(r.played for r in records.values())
     won = sum(r.won for r in records.values())
     response = make_response(
@@ -140,6 +141,8 @@ def index():
             games=GAMES,
             your_games=mine,
             records=records,
+            # Games dealt from a pool of winnable deals count apart (domain/deal_pools.py).
+            winnable_records=by_deal.get(deal_pools.WINNABLE, {}),
             record={"won": won, "lost": played - won},
             dailies=DAILY_GAMES,
         )

@@ -11,7 +11,7 @@ from flask import Blueprint, abort, current_app, g, redirect, request, url_for
 import rules_engine
 from rules_engine import undo as undo_rules
 
-from ..domain import bots, deals, play
+from ..domain import bots, deal_pools, deals, play
 from ..domain.catalog import BY_SLUG, clean_name, parse_options
 from ..domain.service import Refused
 from ..pages import board as board_renderer
@@ -52,7 +52,10 @@ def create():
             entry, request.form, request.files, allow_test_options=current_app.config["TEST_OPTIONS"]
         )
         if entry.solo:
-            game_id, token = play.start_game(store(), entry.slug, options)
+            if request.form.get("winnable"):
+                game_id, token = _deal_winnable(entry.slug, options)
+            else:
+                game_id, token = play.start_game(store(), entry.slug, options)
             if request.form.get("practice"):
                 _open_as_practice(game_id)
         else:
@@ -64,6 +67,20 @@ def create():
     response = redirect(url_for("games.page", game_id=game_id), code=303)
     give_seat(response, game_id, token, secure=current_app.config["SESSION_COOKIE_SECURE"])
     return response
+
+
+def _deal_winnable(slug: str, options: dict) -> tuple[str, str]:
+    """A solo game dealt from its pool of deals the solver proved winnable (``deal_pools``): at
+    once, or 503 when none is ready (nothing is solved in a request; a refill is queued)."""
+    game = deal_pools.POOL_GAMES.get(slug)
+    if game is None:
+        abort(400, description="This game has no winnable deals to offer.")
+    if deal_pools.pool_for(slug, options) is None:
+        abort(400, description=game.off_pool)
+    started = deal_pools.start_winnable_game(store(), slug, options, target=current_app.config["DEAL_POOL_SIZE"])
+    if started is None:
+        abort(503, description=game.not_ready)
+    return started
 
 
 def _open_as_practice(game_id: str) -> None:
@@ -85,6 +102,12 @@ def play_now_bots(entry) -> tuple[int, ...]:
     if entry.solo or not bots.supports_bots(entry.slug):
         return ()
     return tuple(n for n in PLAY_NOW_BOTS if n < entry.rules.max_players)
+
+
+@bp.app_template_global()
+def winnable_offer(entry) -> deal_pools.PoolGame | None:
+    """The pools of winnable deals a solo game's creation form offers ("Winnable deals only")."""
+    return deal_pools.POOL_GAMES.get(entry.slug)
 
 
 @bp.post("/games/with-bots")
@@ -272,13 +295,18 @@ def _start_from(game_id: str, *, same_deal: bool):
     if old.record.status != "finished":
         abort(409, description="This game is still running: it can be started again once it is over.")
     try:
-        new_id, token = play.start_game(
-            store(),
-            old.record.slug,
-            old.record.options,
-            seed=old.record.seed if same_deal else None,
-            lobby={"same_deal_as": old.id} if same_deal else None,
-        )
+        if same_deal or old.record.deal_kind != deal_pools.WINNABLE:
+            new_id, token = play.start_game(
+                store(),
+                old.record.slug,
+                old.record.options,
+                seed=old.record.seed if same_deal else None,
+                lobby={"same_deal_as": old.id} if same_deal else None,
+                deal_kind=old.record.deal_kind if same_deal else deal_pools.ANY,
+            )
+        else:
+            # A new deal for a winnable game's player is winnable too, as their first was.
+            new_id, token = _deal_winnable(old.record.slug, old.record.options)
     except rules_engine.InvalidAction as error:  # options were valid when stored; a rules change could refuse them
         abort(400, description=f"Could not start the game: {error}")
     if undo_rules.is_practice(old.state):

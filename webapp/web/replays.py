@@ -18,7 +18,7 @@ from markupsafe import Markup, escape
 from rules_engine.undo import is_practice
 
 from ..config import PROJECT_ROOT
-from ..domain import deals, play, verdicts
+from ..domain import deal_pools, deals, play, verdicts
 from ..domain import history as game_history
 from ..domain.catalog import BY_SLUG
 from ..domain.history import History
@@ -262,6 +262,7 @@ def replay(game_id: str):
         stylesheet=_stylesheet(entry.template_dir),
         imported=bool(game.record.lobby.get("imported")),
         practice=is_practice(game.state),
+        winnable_deal=deal_pools.winnable_deal(game.record),
     )
     if is_htmx():
         response = make_response(render_blocks("replay.html", ["replay"], **context))
