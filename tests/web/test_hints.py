@@ -281,18 +281,17 @@ class TestNeverPeeks:
 
 class TestBudget:
     def test_the_hint_searches_within_its_node_budget(self, seat_client, store, monkeypatch):
-        """Every sampled deal's solve of every legal move stops at the budget: the states searched
-        stay under samples × moves × (budget + 1), and a budget too small for any answer is
-        "No hint in time"."""
+        """Every sampled deal's solve of every legal move stops at the budget: the states expanded
+        (each asked for its moves once) stay under samples × moves × (budget + 1), and a budget
+        too small for any answer is "No hint in time"."""
         samples, nodes = 3, 25
         monkeypatch.setattr(hints, "budgets", lambda _rules: (samples, nodes))
         real = rules_engine.get(SLUG).puzzle
         searched = []
 
         def counted_moves(state):
-            found = real.moves(state)
-            searched.append(len(found))
-            return found
+            searched.append(1)  # one state expanded: a solve expands at most its budget + 1
+            return real.moves(state)
 
         monkeypatch.setattr(hints, "puzzle_for", lambda _rules: dataclasses.replace(real, moves=counted_moves))
         client = seat_client()
