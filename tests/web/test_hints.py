@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
+import re
 
 import pytest
 from sqlalchemy import select, update
@@ -43,6 +44,11 @@ SMALL_BUDGET = (4, 400)
 """Sampled deals and nodes per sample for the games whose own budget takes seconds per hint."""
 GAME_SEED, HINT_SEED = 14, 7
 """A deal and samples on which a hint that read the hidden cards' true order would differ."""
+
+
+def same_each_time(body: str) -> str:
+    """A page without what differs on every request (the script nonce)."""
+    return re.sub(r'nonce="[^"]*"', 'nonce=""', body)
 
 
 def assisted(store, game_id) -> int:
@@ -263,6 +269,9 @@ class TestNeverPeeks:
         job = solver_jobs.job(store, job_row.id)
         first = hints.run_hint(store, job)
         assert first["answered"] > 0
+        pages = [f"/g/{game_id}", f"/g/{game_id}/board", f"/g/{game_id}/hint?version={client.version}"]
+        seen = [same_each_time(client.get(path).get_data(as_text=True)) for path in pages]
+        assert all("Thinking" in body for body in seen)
         record = store.load(game_id)
         rules = rules_engine.get(slug)
         state = rules.load(record.snapshot)
@@ -273,6 +282,8 @@ class TestNeverPeeks:
         monkeypatch.setattr(play, "loaded_states", play.LoadedStates())  # read the stored state again
         assert play.load_game(store, game_id).state == rules.load(rules.dump(changed))
         assert hints.run_hint(store, job) == first
+        # Every page and fragment the player is sent is the same too: nothing hangs on the hidden cards.
+        assert [same_each_time(client.get(path).get_data(as_text=True)) for path in pages] == seen
 
     def test_the_same_question_gets_the_same_answer_from_the_game_and_version_alone(self):
         assert hints.hint_seed("abc", 3) == hints.hint_seed("abc", 3)
