@@ -13,11 +13,13 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
+from sqlalchemy import update
 
 import rules_engine
 from e2e.test_clear_the_dungeon import click_step, start_game
 from tests.web.test_clear_the_dungeon_web import LINE_A, LINE_A_DECK
 from webapp.domain import solver_jobs, verdicts
+from webapp.storage.schema import solver_jobs as jobs_table
 from webapp.storage.store import Store
 
 SCREENS = Path(__file__).resolve().parent.parent / "test-artifacts" / "screens"  # git-ignored
@@ -25,6 +27,21 @@ SCREENS = Path(__file__).resolve().parent.parent / "test-artifacts" / "screens" 
 pytestmark = pytest.mark.skipif(
     rules_engine.get("clear-the-dungeon").puzzle is None, reason="Clear the Dungeon declares no solver"
 )
+
+
+def run_the_verdict_of(store: Store, game_id: str) -> solver_jobs.Job | None:
+    """This game's verdict job, run here: the session's server has no solver of its own, and the
+    other finished games of the session wait in the same queue, older than this one."""
+    mine = solver_jobs.latest(store, game_id, verdicts.KIND)
+    assert mine is not None, "the game's end queued no verdict"
+    with store.engine.begin() as conn:
+        conn.execute(update(jobs_table).where(jobs_table.c.id == mine.id).values(created_at=0))
+    for _ in range(20):  # a queued hint of another test goes first
+        current = solver_jobs.job(store, mine.id)
+        if current is None or not current.pending:
+            return current
+        solver_jobs.run_next(store, owner="e2e")
+    return solver_jobs.job(store, mine.id)
 
 
 def test_the_end_page_shows_the_deals_verdict_and_its_winning_line(page, live_server, axe_check, console_watch):
@@ -44,7 +61,7 @@ def test_the_end_page_shows_the_deals_verdict_and_its_winning_line(page, live_se
 
     store = Store(f"sqlite:///{live_server.workdir / 'delve.sqlite3'}")
     try:
-        done = solver_jobs.run_next(store, owner="e2e")
+        done = run_the_verdict_of(store, page.url.rstrip("/").rsplit("/", 1)[-1])
     finally:
         store.engine.dispose()
     assert done is not None and done.status == solver_jobs.DONE, done
