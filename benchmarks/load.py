@@ -15,7 +15,8 @@ a move into a wall, answered 422). Figures only, never pass/fail:
 - 5xx and client errors, lost or duplicated actions (every acknowledged action compared with the
   stored action log), socket drops, and seats the server dropped (a socket away beyond the grace
   period: the server stores that seat's ``drop``, which is neither lost nor duplicated),
-- CPU (% of one core, summed over master and worker) and peak RSS of the server processes.
+- CPU (% of one core, summed over master and worker) and peak RSS of the server processes;
+  with ``--solver-worker``, the background solver's CPU apart (it is not in the server's).
 
 Setups: (a) one gunicorn process on SQLite; (b) two processes on PostgreSQL + Redis (seats
 alternate between the processes, so every push crosses Redis for half the table). It starts
@@ -491,6 +492,7 @@ def run_point(
     boards: bool = True,
     processes: int | None = None,
     overload_ms: float = 150,
+    solver_worker: bool = False,
 ) -> dict:
     from webapp.storage.store import Store
 
@@ -502,6 +504,9 @@ def run_point(
         "LOG_LEVEL": "WARNING",
         "DELVE_TEST_OPTIONS": "0",
         "OVERLOAD_LAG_MS": str(overload_ms),
+        # The background solver beside the server (it tops up its pools of winnable deals while
+        # idle, so it works all along): its CPU is reported apart from the server's.
+        "SOLVER_WORKER": "1" if solver_worker else "0",
     }
     args: list[str] = []
     if worker == "gthread":
@@ -537,12 +542,14 @@ def run_point(
         t = time.monotonic()
         run.prepare()
         prepared = time.monotonic() - t
-        pids = [pid for s in servers for pid in s.pids()]
+        all_pids = [pid for s in servers for pid in s.pids()]
+        solver_pids = [pid for pid in all_pids if _is_solver(pid)]
+        pids = [pid for pid in all_pids if pid not in solver_pids]
         generator = psutil.Process()
         counts0 = server_counts([s.url for s in servers])
         services0 = service_counts(url, redis_url) if redis_url else None
         gen_cpu0 = sum(generator.cpu_times()[:2])
-        with Usage(pids) as usage:
+        with Usage(pids) as usage, Usage(solver_pids) as solver_usage:
             wall = run.play(seconds)
         gen_cpu = (sum(generator.cpu_times()[:2]) - gen_cpu0) / wall * 100
         counts1 = server_counts([s.url for s in servers])
@@ -603,6 +610,7 @@ def run_point(
             "server_push_p95": counts.get("delay_p95_ms"),
             "rss_mb": usage.peak_rss / 2**20,
             "generator_cpu": gen_cpu,
+            "solver_cpu": solver_usage.cpu_percent if solver_pids else None,
             "loadavg": load,
             "setup_s": prepared,
             "first_errors": list(run.errors),
@@ -612,6 +620,14 @@ def run_point(
     finally:
         for server in servers:
             server.kill()
+
+
+def _is_solver(pid: int) -> bool:
+    """The background solver: the server's process spawned by multiprocessing (webapp/solver_worker.py)."""
+    try:
+        return any("spawn_main" in part for part in psutil.Process(pid).cmdline())
+    except psutil.Error:
+        return False
 
 
 def within_target(r: dict) -> bool:
@@ -676,6 +692,7 @@ def print_results(title: str, results: list[dict]) -> None:
             "CPU ms per action",
             "server RSS MB",
             "generator CPU %",
+            "solver CPU %",
             "load avg",
         ],
         [
@@ -700,6 +717,7 @@ def print_results(title: str, results: list[dict]) -> None:
                 f"{r['cpu_ms_per_action']:.2f}",
                 round(r["rss_mb"]),
                 round(r["generator_cpu"]),
+                "-" if r.get("solver_cpu") is None else round(r["solver_cpu"]),
                 round(r["loadavg"], 1),
             ]
             for r in results
@@ -762,6 +780,11 @@ def main():
         help="server processes on PostgreSQL + Redis (default 2; seats alternate between them)",
     )
     parser.add_argument(
+        "--solver-worker",
+        action="store_true",
+        help="run the background solver beside each server (SOLVER_WORKER=1) and report its CPU apart",
+    )
+    parser.add_argument(
         "--threads", action="store_true", help="run the generator's clients on threads instead of greenlets"
     )
     parser.add_argument(
@@ -800,6 +823,7 @@ def main():
                         not args.fetch,
                         args.processes,
                         args.overload_ms,
+                        args.solver_worker,
                     )
                     print(json.dumps(tried[n]), file=sys.stderr, flush=True)
                 return tried[n]

@@ -33,9 +33,10 @@ QUITTING = ("resign", "leave", "give_up")
 """Taken only when nothing else is offered: a random player who gives up early reads little."""
 
 
-def words(body: str) -> list[str]:
-    """Every piece of a page a player reads: its text, then the read-out attributes."""
-    page = Page(body)
+def words(body: str | Page) -> list[str]:
+    """Every piece of a page a player reads: its text, then the read-out attributes (a parsed
+    ``Page`` given loses its scripts and styles)."""
+    page = body if isinstance(body, Page) else Page(body)
     for hidden in page.select("script, style"):
         hidden.decompose()
     out = [page.text()]
