@@ -22,15 +22,16 @@ if [ "$#" -gt 0 ]; then
 fi
 # The whole run uses both cores: the browser tests (mostly waiting on Chromium and their server)
 # run beside the engine and web tests (one busy process); then the production proofs (tests/ops:
-# real servers, kills and timeouts) run alone. Together the three lanes are every test pytest
-# collects (pyproject's testpaths), each collected once.
+# real servers, kills and timeouts) run alone. Together the three lanes are pyproject's testpaths
+# (rules_engine, webapp, tests, e2e), each test collected once (a path named on the command line is
+# collected even if --ignore names it: the lanes name their paths).
 browser_log="$(mktemp)"
 trap 'rm -f "$browser_log"' EXIT
 .venv/bin/python -m pytest e2e >"$browser_log" 2>&1 &
 browser_pid=$!
 echo "==> engine and web tests (the browser tests run beside them; their report follows)"
 set +e
-.venv/bin/python -m pytest --ignore=e2e --ignore=tests/ops
+.venv/bin/python -m pytest rules_engine webapp tests --ignore=tests/ops
 engine_and_web=$?
 wait "$browser_pid"
 browser=$?
