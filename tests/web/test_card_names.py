@@ -86,11 +86,17 @@ def test_the_patterns_catch_what_they_are_for():
 # two had not read (tests/web/test_plain_words.py scans the same games' wording too).
 @pytest.mark.parametrize("seed", [1, pytest.param(2, marks=pytest.mark.slow)])
 def test_a_solo_game_played_at_random_names_its_cards(seat_client, store, slug, seed):
-    player = seat_client()
-    player.start(slug, **SMALL.get(slug, {}))
-    said = play_to_the_end({"p1": player}, store, random.Random(seed), f"{slug} seed {seed}")
+    # The deal is the server's secret one: a game it ends within a few moves may name no card
+    # aloud, so a second and a third deal are played before the run counts as proving nothing.
+    said = ""
+    for attempt in range(3):
+        player = seat_client()
+        player.start(slug, **SMALL.get(slug, {}))
+        said = play_to_the_end({"p1": player}, store, random.Random(seed + attempt), f"{slug} seed {seed}")
+        if NAMED_CARD.search(said):
+            break
     # The live region did name cards, in words: a run that never spoke of one proves nothing.
-    assert NAMED_CARD.search(said), f"{slug} seed {seed}: no card named aloud"
+    assert NAMED_CARD.search(said), f"{slug} seed {seed}: no card named aloud in three games"
 
 
 @pytest.mark.parametrize("seed", [1, pytest.param(2, marks=pytest.mark.slow)])

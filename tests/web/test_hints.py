@@ -258,8 +258,10 @@ class TestNeverPeeks:
     def test_changing_the_hidden_cards_keeping_the_view_changes_no_hint(self, seat_client, store, monkeypatch, slug):
         if slug != SLUG:
             monkeypatch.setattr(hints, "budgets", lambda _rules: SMALL_BUDGET)
-        # The deal and the samples fixed, so that every run asks the same question.
+        # The deal and the samples fixed, so that every run asks the same question; and no page
+        # turns "Thinking…" into "busy" between the two reads, however slow the machine.
         monkeypatch.setattr(hints, "hint_seed", lambda _game_id, _version: HINT_SEED)
+        monkeypatch.setattr(hints, "PATIENCE_SECONDS", 3600.0)
         client = seated(seat_client, store, slug, GAME_SEED, {"size": "5"} if slug == SLUG else {})
         game_id = client.game_id
         play_moves(client, store, 4, seed=2)
