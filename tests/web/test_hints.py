@@ -24,6 +24,7 @@ from tests.helpers.web import at_address
 from tests.page import Page
 from tests.web.test_deals import challenge_from, take
 from tests.web.test_dungeon_cards_web import Table as DungeonCardsTable
+from tests.web.test_hostile_pass2_rankings import fame_entry
 from tests.web.test_practice import browsers_key, resign
 from webapp.domain import browsers, deals, hall_of_fame, hints, play, solver_jobs
 from webapp.domain.catalog import BY_SLUG, parse_options
@@ -391,18 +392,7 @@ class TestAssistedNeverRanked:
     def test_an_assisted_escape_writes_no_hall_of_fame_entry(self, app, seat_client, store):
         table = DungeonCardsTable(app, seat_client)
         game = play.load_game(store, table.game_id)
-        entry = {
-            "player": "p1",
-            "class": "swordsman",
-            "level": 3,
-            "lives": 9,
-            "max_lives": 10,
-            "speed": 1,
-            "turns_taken": 4,
-            "outcome": "escaped",
-            "turn_mode": "single_draw",
-            "board_size": "10x10",
-        }
+        entry = fame_entry("p1")
         escaped = dict(game.state, hall_of_fame=[entry])
         with store.engine.begin() as conn:
             conn.execute(update(games).where(games.c.id == game.id).values(assisted=1))

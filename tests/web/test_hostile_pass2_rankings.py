@@ -128,10 +128,9 @@ def test_no_bot_keeps_a_dropped_seat_at_a_daily_table(app, store, seat_client, c
     assert bea.bot is None and not bea.kept
 
 
-def _escape_of(store, game_id: str, seat: str) -> None:
-    """``seat``'s escape, written as the engine's fame entry would be (the writer under test)."""
-    game = play.load_game(store, game_id)
-    entry = {
+def fame_entry(seat: str) -> dict:
+    """A Dungeon Cards escape as the engine writes it into the state's Hall of Fame entries."""
+    return {
         "player": seat,
         "class": "swordsman",
         "level": 3,
@@ -143,6 +142,12 @@ def _escape_of(store, game_id: str, seat: str) -> None:
         "turn_mode": "single_draw",
         "board_size": "10x10",
     }
+
+
+def _escape_of(store, game_id: str, seat: str) -> None:
+    """``seat``'s escape, written as the engine's fame entry would be (the writer under test)."""
+    game = play.load_game(store, game_id)
+    entry = fame_entry(seat)
     escaped = dict(game.state, hall_of_fame=[*game.rules.fame_entries(game.state), entry])
     with store.engine.begin() as conn:
         hall_of_fame.record_escapes(conn, game, seat, {}, escaped, 0.0)

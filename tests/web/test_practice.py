@@ -19,6 +19,7 @@ from tests.helpers.web import at_address
 from tests.page import Page
 from tests.web.test_deals import challenge_from, finished_game, take
 from tests.web.test_dungeon_cards_web import Table as DungeonCardsTable
+from tests.web.test_hostile_pass2_rankings import fame_entry
 from webapp.domain import browsers, deals, hall_of_fame, play
 from webapp.pages import viewer
 from webapp.pages.rendering import pretty_cards
@@ -296,22 +297,10 @@ class TestReplaysWithUndo:
 
 
 def test_a_practice_escape_writes_no_hall_of_fame_entry(app, seat_client, store):
-    """The Hall of Fame's writer skips a practice game (Dungeon Cards alone could be one once its
-    engine takes the switch at a one-seat table: rules_engine.undo refuses it at any table today)."""
+    """The Hall of Fame's writer skips a practice game (Dungeon Cards alone can be switched to one)."""
     table = DungeonCardsTable(app, seat_client)
     game = play.load_game(store, table.game_id)
-    entry = {
-        "player": "p1",
-        "class": "swordsman",
-        "level": 3,
-        "lives": 9,
-        "max_lives": 10,
-        "speed": 1,
-        "turns_taken": 4,
-        "outcome": "escaped",
-        "turn_mode": "single_draw",
-        "board_size": "10x10",
-    }
+    entry = fame_entry("p1")
     escaped = dict(game.state, hall_of_fame=[entry])
     with store.engine.begin() as conn:
         hall_of_fame.record_escapes(conn, game, "p1", {}, dict(escaped, undo={"practice": True}), 0.0)
