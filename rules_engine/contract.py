@@ -271,6 +271,8 @@ class Rules:
     """The ``SOLVER`` module's ``PUZZLE``, or None."""
     undo_reach: Callable[[State, str | None], UndoReach]
     """How far a seat may undo now, and why not (``rules_engine.undo``)."""
+    speech: ModuleType | None
+    """The ``SPEECH`` module (a ``speech.SpeechModule``: the command line and answers in words), or None."""
 
     def __getattr__(self, name: str) -> Any:
         # Only reached for names that are not fields: a game's own extras.
@@ -312,6 +314,7 @@ class Rules:
         # game naming it by its dotted name keeps the import one-way.
         bot = importlib.import_module(hooks["BOT"]) if hooks.get("BOT") else None
         puzzle = importlib.import_module(hooks["SOLVER"]).PUZZLE if hooks.get("SOLVER") else None
+        speech = importlib.import_module(hooks["SPEECH"]) if hooks.get("SPEECH") else None
         server_actions = tuple(hooks.get("server_actions", ()))
         # Every game's new_game, apply, dump and load keep the undo trail around the game's own.
         undoing = Undoing(
@@ -370,4 +373,5 @@ class Rules:
             bot=bot,
             puzzle=puzzle,
             undo_reach=undoing.reach,
+            speech=speech,
         )
