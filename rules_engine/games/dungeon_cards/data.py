@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Any, cast
 
+from ... import turn_limits
 from ...options import STACKED_DEAL, Option
 
 # §3.3 — one entry per class, in the order the lobby lists them.
@@ -272,10 +273,12 @@ FORM_OPTIONS = (
             ("120", "2 minutes"),
             ("180", "3 minutes"),
             ("300", "5 minutes"),
+            *turn_limits.SLOW_CHOICES,
             ("0", "No limit"),
         ),
         help="A turn, a reward, joining a fight…: when the time is up the usual choice is made "
-        "(draw; stay out; +1 Lives; no dash). Solo games are never timed.",
+        "(draw; stay out; +1 Lives; no dash). An hour or more makes a slow table: friends decide when "
+        "they can, and nobody is dropped for being away. Solo games are never timed.",
     ),
     ROUND_LIMIT,
     STACKED_DEAL,

@@ -15,6 +15,7 @@ import math
 import random
 from typing import Any
 
+from ... import turn_limits
 from ...cards import check_stacked_deck, pretty, seeded_rng, shuffled, standard_deck
 from ...errors import IllegalAction, InvalidAction
 from . import deck as _deck
@@ -73,9 +74,8 @@ def normalize_options(options: dict[str, Any] | None, players: list[str]) -> dic
             if type(v) is not int or v < 0:
                 raise InvalidAction(f"{name} must be a whole number, 0 or more")
         elif name == "turn_seconds":
-            lo, hi = TURN_SECONDS_RANGE
-            if type(v) is not int or not (v == 0 or lo <= v <= hi):
-                raise InvalidAction(f"turn_seconds must be 0 (no limit) or a whole number from {lo} to {hi}")
+            if not turn_limits.allowed(v, TURN_SECONDS_RANGE):
+                raise InvalidAction(turn_limits.refusal(TURN_SECONDS_RANGE))
         out[name] = v
     w, h = out["board_width"], out["board_height"]
 

@@ -23,7 +23,8 @@ options), ``transaction`` (the copy-on-write new state and the shared machinery)
 
 Options (10.1): ``map`` (text of a map file; default the built-in "Lantern Gallery"),
 ``max_players`` (1–8, default 4: living players allowed at once), ``turn_seconds`` (0 or
-30–600, default 120; enforced by the web layer), ``dice`` (forced d4 attack rolls, tests only),
+30–600, or a slow limit of ``turn_limits``: 1 hour to 3 days; default 120; enforced by the
+web layer), ``dice`` (forced d4 attack rolls, tests only),
 ``start_positions`` (seat → ``[row, col]``, tests only), and one beyond the rules file's table:
 ``random_map`` (``"S"``, ``"M"`` or ``"L"``, instead of ``map``): the engine draws a fresh map of
 that size from the game's own seed (``generate_map``). Only so can a page honestly label a map
@@ -70,6 +71,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ... import turn_limits
 from ...errors import InvalidAction
 from ...grid import DIRECTION_NAMES, DIRECTIONS
 from ...options import Option
@@ -142,7 +144,10 @@ TURN_SECONDS = Option(
         ("120", "2 minutes"),
         ("300", "5 minutes"),
         ("600", "10 minutes"),
+        *turn_limits.SLOW_CHOICES,
     ),
+    help="An hour or more makes a slow table: friends play their turns when they can, and nobody is "
+    "dropped for being away.",
 )
 OPTIONS = (TABLE_SIZE, TURN_SECONDS)
 """The creation form's options (the map is chosen by ``form_options`` from its own fields)."""

@@ -7,7 +7,7 @@ import re
 from functools import cache
 from typing import Any
 
-from ... import kit
+from ... import kit, turn_limits
 from ...errors import InvalidAction
 from . import vision
 from .generator import SIZES, generate_map
@@ -22,6 +22,8 @@ min_players = 1
 max_players = 8
 DEFAULT_TABLE = 4
 DEFAULT_TURN_SECONDS = 120
+SHORT_TURN_SECONDS = (30, 600)
+"""The short turn limits (seconds) a table played at one sitting may have; ``turn_limits`` adds the slow ones."""
 START_HP = 3
 BASE_AP = 6
 MAX_TIMEOUTS = 3
@@ -103,8 +105,8 @@ def _check_options(
         raise InvalidAction(f"{len(players)} players cannot sit at a table for {table}")
 
     seconds = options.get("turn_seconds", DEFAULT_TURN_SECONDS)
-    if not _is_int(seconds) or not (seconds == 0 or 30 <= seconds <= 600):
-        raise InvalidAction("turn_seconds must be 0 (no limit) or a whole number from 30 to 600")
+    if not turn_limits.allowed(seconds, SHORT_TURN_SECONDS):
+        raise InvalidAction(turn_limits.refusal(SHORT_TURN_SECONDS))
 
     dice = options.get("dice", [])
     if not isinstance(dice, (list, tuple)) or not all(_is_int(d) and 1 <= d <= 4 for d in dice):
