@@ -14,7 +14,9 @@ from __future__ import annotations
 from ..bots import dungeon_cards as dungeon_cards_bot
 from ..bots import dungeon_of_doom as dungeon_of_doom_bot
 from ..contract import BotModule, GameModule
+from ..speech import SpeechModule
 from . import clear_the_dungeon, dungeon_cards, dungeon_of_doom, hebracs_dungeon, shuffle_and_doom
+from .clear_the_dungeon import speech as clear_the_dungeon_speech
 
 _clear_the_dungeon: GameModule = clear_the_dungeon
 _dungeon_cards: GameModule = dungeon_cards
@@ -32,3 +34,5 @@ CHECKED: tuple[GameModule, ...] = (
 
 _dungeon_cards_bot: BotModule = dungeon_cards_bot
 _dungeon_of_doom_bot: BotModule = dungeon_of_doom_bot
+
+_clear_the_dungeon_speech: SpeechModule = clear_the_dungeon_speech

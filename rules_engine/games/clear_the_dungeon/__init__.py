@@ -140,6 +140,7 @@ FRONT_PAGE_PLACE = 20
 DAILY_FORM: dict[str, str] = {}
 CHALLENGES = True
 SOLVER = "rules_engine.games.clear_the_dungeon.solver"
+SPEECH = "rules_engine.games.clear_the_dungeon.speech"
 
 
 def reveals(before: dict[str, Any], after: dict[str, Any], _seat: str, _action: dict[str, Any]) -> str | None:
