@@ -17,6 +17,7 @@ from ..contract import BotModule, GameModule
 from ..speech import SpeechModule
 from . import clear_the_dungeon, dungeon_cards, dungeon_of_doom, hebracs_dungeon, shuffle_and_doom
 from .clear_the_dungeon import speech as clear_the_dungeon_speech
+from .hebracs_dungeon import speech as hebracs_dungeon_speech
 
 _clear_the_dungeon: GameModule = clear_the_dungeon
 _dungeon_cards: GameModule = dungeon_cards
@@ -36,3 +37,4 @@ _dungeon_cards_bot: BotModule = dungeon_cards_bot
 _dungeon_of_doom_bot: BotModule = dungeon_of_doom_bot
 
 _clear_the_dungeon_speech: SpeechModule = clear_the_dungeon_speech
+_hebracs_dungeon_speech: SpeechModule = hebracs_dungeon_speech

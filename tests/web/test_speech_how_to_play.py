@@ -8,7 +8,7 @@ import pytest
 import rules_engine
 from tests.page import Page
 
-SLUGS = ["clear-the-dungeon"]
+SLUGS = ["clear-the-dungeon", "hebracs-dungeon"]
 
 
 @pytest.mark.parametrize("slug", SLUGS)

@@ -57,6 +57,7 @@ FRONT_PAGE_PLACE = 30
 DAILY_FORM: dict[str, str] = {}
 CHALLENGES = True
 SOLVER = "rules_engine.games.hebracs_dungeon.solver"
+SPEECH = "rules_engine.games.hebracs_dungeon.speech"
 
 
 def new_game(seed: int, players: list[str], options: dict[str, Any] | None = None) -> dict[str, Any]:
