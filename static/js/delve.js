@@ -425,13 +425,16 @@
     }
   });
 
-  /* Countdowns: [data-countdown] holds seconds left when the fragment was rendered. Always m:ss,
-     the format the server's first paint uses too (_table.html's countdown macro). */
+  /* Countdowns: [data-countdown] holds seconds left when the fragment was rendered. m:ss, h:mm:ss
+     past an hour, "2 d 03 h" past a day: the format the server's first paint uses too
+     (rendering.time_left, _table.html's countdown macro). */
   var countdownStarted = Date.now();
   function resetCountdowns() { countdownStarted = Date.now(); }
+  function two(n) { return (n < 10 ? "0" : "") + n; }
   function format(seconds) {
-    var m = Math.floor(seconds / 60), s = seconds % 60;
-    return m + ":" + (s < 10 ? "0" : "") + s;
+    if (seconds >= 86400) return Math.floor(seconds / 86400) + " d " + two(Math.floor(seconds % 86400 / 3600)) + " h";
+    if (seconds >= 3600) return Math.floor(seconds / 3600) + ":" + two(Math.floor(seconds % 3600 / 60)) + ":" + two(seconds % 60);
+    return Math.floor(seconds / 60) + ":" + two(seconds % 60);
   }
   setInterval(function () {
     var elapsed = Math.floor((Date.now() - countdownStarted) / 1000);

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 import rules_engine
-from rules_engine import Rules
+from rules_engine import Rules, turn_limits
 
 from ..storage.records import GameRecord
 from ..storage.store import Store
@@ -265,6 +265,15 @@ def clock_after(
     if record and record.turn_key == key and record.turn_deadline and deadline:
         deadline = max(deadline, record.turn_deadline)  # keeps the grace a restart granted
     return (key, started, deadline)
+
+
+def slow_clock(record: GameRecord) -> bool:
+    """Whether the table's running turn is timed by a slow limit (``rules_engine.turn_limits``):
+    then nobody there is dropped for being away (``Store.absent_seats`` reads the same stored
+    clock), and the roster counts no seat down to its removal."""
+    if record.turn_deadline is None or record.turn_started_at is None:
+        return False
+    return turn_limits.is_slow(int(record.turn_deadline - record.turn_started_at))
 
 
 def act(

@@ -20,6 +20,8 @@ from ..domain.catalog import BY_SLUG
 from ..domain.service import GRACE_SECONDS, REQUEST_SEEN_EVERY, takes_bots
 from .bot_play import BotPlay, bot_play, marked, win_sentence
 from .presenters import Scene, keys_for, present
+from .reader import page_parts as reader_parts
+from .reader import reader_mode
 from .rendering import name_seats, refusal
 from .tickets import ticket_for
 from .verdicts import verdict_for
@@ -140,7 +142,8 @@ def practice_panel(game: play.LoadedGame, seat: str | None) -> dict | None:
 
 
 def seat_rows(game: play.LoadedGame, now: float, viewer: str | None = None) -> list[dict]:
-    """The table's seats for the roster: name, presence, and seconds left before an absent seat is dropped.
+    """The table's seats for the roster: name, presence, and seconds left before an absent seat is
+    dropped (none at a slow table, where nobody is dropped for being away).
 
     The viewer's own request counts as presence (10.6: an open socket *or* a request in the last
     60 s), so a seat playing over plain HTTP is not dropped. Its ``last_seen`` is written only
@@ -156,13 +159,14 @@ def seat_rows(game: play.LoadedGame, now: float, viewer: str | None = None) -> l
         service().reclaim(game.id, viewer)
         records = store().seats(game.id)
     host = play.host_of(game.record.lobby, records)
+    counts_down = game.record.status == "running" and not play.slow_clock(game.record)
     for s in records:
         last_seen = s.last_seen
         if s.seat == viewer and not s.gone and now - last_seen >= REQUEST_SEEN_EVERY:
             store().seen([(game.id, s.seat)])
             last_seen = now
         drop_in = None
-        if game.record.status == "running" and not s.connected and not s.gone and not s.bot:
+        if counts_down and not s.connected and not s.gone and not s.bot:
             drop_in = max(0, int(last_seen + GRACE_SECONDS - now))
         rows.append(
             {
@@ -196,8 +200,21 @@ def _onlookers_words(entries: list, players_words: str, onlookers_words: str) ->
     return [{**e, "text": onlookers_words} if e["text"] == players_words else e for e in entries]
 
 
-def render_game(game: play.LoadedGame, seat: str | None, *, flash: str | None = None, status: int = 200, log_seen=None):
+def render_game(
+    game: play.LoadedGame,
+    seat: str | None,
+    *,
+    flash: str | None = None,
+    status: int = 200,
+    log_seen=None,
+    reader: bool | None = None,
+    answer: str | None = None,
+):
+    """The game's page (or, for htmx, its swapped blocks) for ``seat``; in screen-reader mode
+    (``reader``: this browser's choice unless told) drawn text-first from the same view and
+    buttons, with ``answer``: a command's answer for the page's live region and transcript."""
     entry = BY_SLUG[game.record.slug]
+    reader = reader_mode() if reader is None else reader
     now = time.time()
     context: dict[str, Any] = dict(
         entry=entry,
@@ -214,6 +231,7 @@ def render_game(game: play.LoadedGame, seat: str | None, *, flash: str | None = 
         new_log=[],
         undo_reach=None,
         hint=None,
+        answer=answer,
     )
     ticket = None
     if seat is not None and not context["fragment"]:
@@ -335,6 +353,9 @@ def render_game(game: play.LoadedGame, seat: str | None, *, flash: str | None = 
         if played_by_bots is not None:
             say_whose_moves(context, played_by_bots, seat)
         template = f"{entry.template_dir}/game.html"
+        if reader:
+            template = "reader_game.html"
+            context.update(reader_parts(game.rules, context["view"], seat, context["buttons"], context.get("names")))
         blocks = FRAGMENT_BLOCKS
     if is_htmx():
         body = render_blocks(template, blocks, **context)
@@ -373,7 +394,7 @@ def board_response(game_id: str):
         revision = store().revision(game_id)
     if revision is None:
         abort(404, description="There is no game at this address. It may have been mistyped.")
-    key = (game_id, revision, log_seen, page)
+    key = (game_id, revision, log_seen, page, reader_mode())
     return spectator_fragments().shared(key, lambda: _board(game_id, revision))
 
 

@@ -78,6 +78,21 @@ def _name_seats(text: str, names: tuple) -> str:
     return SEAT_ID.sub(lambda m: lookup.get(m.group(0), m.group(0)), text)
 
 
+def time_left(seconds: int) -> str:
+    """A countdown's words, in the format ``static/js/delve.js`` keeps it ticking in: m:ss under an
+    hour, h:mm:ss under a day, then days and hours (a slow table's turn may last three days).
+
+    >>> time_left(88), time_left(43170), time_left(183600)
+    ('1:28', '11:59:30', '2 d 03 h')
+    """
+    seconds = max(0, int(seconds))
+    if seconds >= 86400:
+        return f"{seconds // 86400} d {seconds % 86400 // 3600:02d} h"
+    if seconds >= 3600:
+        return f"{seconds // 3600}:{seconds % 3600 // 60:02d}:{seconds % 60:02d}"
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
 class Template(jinja2.Template):
     """Jinja's template, with a cheaper ``{% from ... import ... %}`` inside a block.
 
@@ -110,6 +125,7 @@ def init_app(app: Flask) -> None:
     app.jinja_env.filters["spoken_cards"] = spoken_cards
     app.jinja_env.filters["card"] = card
     app.jinja_env.filters["keyname"] = keyname
+    app.jinja_env.filters["time_left"] = time_left
 
 
 def refusal(status: int, message: str):

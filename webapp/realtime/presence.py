@@ -43,7 +43,9 @@ def expire_turns(service: GameService, now: float) -> None:
 
 def drop_absent(service: GameService, now: float) -> None:
     """Apply the game's absence action to every seat away for longer than the grace period, or,
-    in a game with bots, let a bot keep the seat until its player is back (``service.take_over``)."""
+    in a game with bots, let a bot keep the seat until its player is back (``service.take_over``).
+    Not at a slow table (``rules_engine.turn_limits``): its players come and go over days, and
+    only its turn clock moves the game on."""
     store = service.store
     for game_id, seat in store.absent_seats(now - GRACE_SECONDS):
         game = play.load_game(store, game_id)

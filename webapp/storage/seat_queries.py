@@ -9,6 +9,8 @@ from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
+from rules_engine import turn_limits
+
 from .records import _SEAT_HASHES, _SEATS, _SEEN, SeatRecord, _bump, _seat_number
 from .schema import games, new_seat, seats
 
@@ -169,8 +171,13 @@ class SeatQueries:
         with self.engine.begin() as conn:
             conn.execute(update(seats).where(seats.c.game_id == game_id, seats.c.seat == seat).values(gone=1))
 
-    def absent_seats(self, older_than: float) -> list[tuple[str, str]]:
-        """(game, seat) of running games whose seat has been away since before ``older_than``."""
+    def absent_seats(
+        self, older_than: float, *, slow_turns_from: float = turn_limits.SLOW_FROM
+    ) -> list[tuple[str, str]]:
+        """(game, seat) of running games whose seat has been away since before ``older_than``,
+        but for games whose running turn lasts ``slow_turns_from`` seconds or more (slow tables:
+        there only the turn clock moves the game on)."""
+        turn_length = games.c.turn_deadline - games.c.turn_started_at
         with self.engine.connect() as conn:
             rows = conn.execute(
                 select(seats.c.game_id, seats.c.seat)
@@ -181,6 +188,9 @@ class SeatQueries:
                     seats.c.gone == 0,
                     seats.c.bot.is_(None),  # a bot is never away; a kept seat is a bot's meanwhile
                     seats.c.last_seen < older_than,
+                    games.c.turn_deadline.is_(None)
+                    | games.c.turn_started_at.is_(None)
+                    | (turn_length < slow_turns_from),
                 )
             )
             return [(g, s) for g, s in rows]
