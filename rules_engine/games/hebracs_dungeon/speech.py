@@ -285,11 +285,11 @@ def _facing(view: dict[str, Any]) -> str:
             if not forecast["worth_to_win"]
             else f"the attack card must be worth {forecast['worth_to_win']} or more to win the round"
         )
-        return f" You fight {enemy_words(fight['enemy'])}: its life {fight['enemy_life']}; {needs}."
+        return f" You fight the {enemy_words(fight['enemy'])}: its life {fight['enemy_life']}; {needs}."
     if meeting:
         treasure = treasure_words(meeting["treasure"]) if meeting["treasure"] else "face down"
         price = f", price {meeting['price']} in gems" if meeting["price"] is not None else ""
-        return f" Facing you: {enemy_words(meeting['guardian'])}, guarding a treasure: {treasure}{price}."
+        return f" Facing you: the {enemy_words(meeting['guardian'])}, guarding a treasure: {treasure}{price}."
     return ""
 
 
