@@ -148,3 +148,57 @@ def test_a_slow_dungeon_cards_party_keeps_an_absent_player_and_times_out_at_the_
     presence.tick(t.service)
     assert t.state()["turn"]["current"] == "p2"
     assert not any(s.kept or s.gone for s in t.store.seats(t.game_id))
+
+
+def open_table(host, friend, *, turn_seconds):
+    """``host`` opens a Dungeon of Doom table, ``friend`` takes the second seat, the host starts."""
+    host.get("/")
+    game_id = (
+        host.http.post(
+            "/games",
+            data={
+                "game": "dungeon-of-doom",
+                "csrf_token": host.csrf,
+                "name": "Host",
+                "turn_seconds": str(turn_seconds),
+            },
+        )
+        .headers["Location"]
+        .rsplit("/", 1)[-1]
+    )
+    friend.watch(game_id)
+    assert friend.http.post(f"/g/{game_id}/join", data={"csrf_token": friend.csrf, "name": "Friend"}).status_code == 303
+    host.watch(game_id)
+    assert host.http.post(f"/g/{game_id}/start", data={"csrf_token": host.csrf}).status_code == 303
+    return game_id
+
+
+def test_your_games_lists_your_turns_first_with_the_time_left_and_the_title_counts_them(seat_client, frozen):
+    me, friend = seat_client(), seat_client()
+    solo = me.start("shuffle-and-doom")
+    an_hour = open_table(me, friend, turn_seconds=HOUR)
+    a_day = open_table(me, friend, turn_seconds=DAY)
+    theirs = open_table(friend, me, turn_seconds=600)  # the newest: the friend's turn
+    frozen.advance(60)
+
+    page = Page(me.get("/").get_data(as_text=True))
+    assert page.text("title").startswith("(2) Delve")
+    rows = page.select("#your-games li.yg-row")
+    listed = [row.select_one("a.button")["href"].rsplit("/", 1)[-1] for row in rows]
+    assert listed == [an_hour, a_day, theirs, solo]
+    assert [row["class"][1] for row in rows] == ["yg-your-turn", "yg-your-turn", "yg-their-turn", "yg-in-progress"]
+    left = [row.select_one(".yg-left [data-countdown]") for row in rows]
+    assert [tag.get_text() if tag else None for tag in left] == ["59:00", "23:59:00", None, None]
+
+    # My hour-long turn ends: one of my turns is left, and the title says so.
+    frozen.advance(HOUR)
+    presence.tick(me.app.extensions["delve_service"])
+    page = Page(me.get("/").get_data(as_text=True))
+    assert page.text("title").startswith("(1) Delve")
+    assert page.select("#your-games li.yg-row")[0].select_one("a.button")["href"].endswith(a_day)
+
+
+def test_the_title_counts_nothing_without_a_turn_of_yours(seat_client):
+    me = seat_client()
+    me.start("shuffle-and-doom")
+    assert Page(me.get("/").get_data(as_text=True)).text("title").startswith("Delve")

@@ -36,6 +36,8 @@ class YourGame:
     label: str
     at: float
     when: str
+    time_left: int | None = None
+    """Seconds left on this seat's turn clock when it is this seat's turn at a timed table."""
 
     @property
     def over(self) -> bool:
@@ -99,6 +101,7 @@ def your_games(now: float | None = None) -> list[YourGame]:
             games_table.c.status,
             games_table.c.result,
             games_table.c.turn_key,
+            games_table.c.turn_deadline,
             games_table.c.updated_at,
             games_table.c.finished_at,
             seats_table.c.seat,
@@ -122,8 +125,18 @@ def your_games(now: float | None = None) -> list[YourGame]:
             continue
         state = _state(mine, mine["seat"])
         at = mine["finished_at"] or mine["updated_at"]
-        listed.append(YourGame(game_id, entry.title, state, _STATE_LABELS[state], at, ago(now - at)))
-    return listed
+        deadline = mine["turn_deadline"] if state == "your-turn" else None
+        left = max(0, int(deadline - now)) if deadline is not None else None
+        listed.append(YourGame(game_id, entry.title, state, _STATE_LABELS[state], at, ago(now - at), left))
+    return your_turns_first(listed)
+
+
+def your_turns_first(listed: list[YourGame]) -> list[YourGame]:
+    """The games where it is this browser's turn first, the least time left first (untimed last),
+    then the others as they were (newest first): a slow table's turn waits here for its player."""
+    yours = [game for game in listed if game.state == "your-turn"]
+    yours.sort(key=lambda game: (game.time_left is None, game.time_left or 0))
+    return yours + [game for game in listed if game.state != "your-turn"]
 
 
 @bp.get("/")
@@ -140,6 +153,8 @@ def index():
             "index.html",
             games=GAMES,
             your_games=mine,
+            # The tab's title counts them: "(2) Delve".
+            your_turns=sum(game.state == "your-turn" for game in mine),
             records=records,
             # Games dealt from a pool of winnable deals count apart (domain/deal_pools.py).
             winnable_records=by_deal.get(deal_pools.WINNABLE, {}),
