@@ -17,6 +17,8 @@ from ..contract import BotModule, GameModule
 from ..speech import SpeechModule
 from . import clear_the_dungeon, dungeon_cards, dungeon_of_doom, hebracs_dungeon, shuffle_and_doom
 from .clear_the_dungeon import speech as clear_the_dungeon_speech
+from .dungeon_cards import speech as dungeon_cards_speech
+from .dungeon_of_doom import speech as dungeon_of_doom_speech
 from .hebracs_dungeon import speech as hebracs_dungeon_speech
 
 _clear_the_dungeon: GameModule = clear_the_dungeon
@@ -38,3 +40,5 @@ _dungeon_of_doom_bot: BotModule = dungeon_of_doom_bot
 
 _clear_the_dungeon_speech: SpeechModule = clear_the_dungeon_speech
 _hebracs_dungeon_speech: SpeechModule = hebracs_dungeon_speech
+_dungeon_cards_speech: SpeechModule = dungeon_cards_speech
+_dungeon_of_doom_speech: SpeechModule = dungeon_of_doom_speech

@@ -8,7 +8,7 @@ import pytest
 import rules_engine
 from tests.page import Page
 
-SLUGS = ["clear-the-dungeon", "hebracs-dungeon"]
+SLUGS = ["clear-the-dungeon", "hebracs-dungeon", "dungeon-cards", "dungeon-of-doom"]
 
 
 @pytest.mark.parametrize("slug", SLUGS)

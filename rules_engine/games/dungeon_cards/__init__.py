@@ -189,6 +189,7 @@ HALL_OF_FAME = HallOfFame(
     set_deal=sets_the_deal,
 )
 BOT = "rules_engine.bots.dungeon_cards"
+SPEECH = "rules_engine.games.dungeon_cards.speech"
 
 
 def form_options(form: Mapping[str, Any], options: dict[str, Any]) -> None:

@@ -160,6 +160,7 @@ FRONT_PAGE_PLACE = 50
 DAILY_FORM = {"map_choice": "random-M"}
 CLASSIC_CLIENTS = True
 BOT = "rules_engine.bots.dungeon_of_doom"
+SPEECH = "rules_engine.games.dungeon_of_doom.speech"
 UPLOAD_MAX_BYTES = 12 * 1024
 UPLOAD_MAX_CELLS = 3600
 """Cells a map made on the creation form may have (60 × 60; the file format allows 100 × 100).
