@@ -187,3 +187,12 @@ def test_an_outsider_joins_and_a_helping_rogue_decides_its_critical_hit():
     commands = R.speech.commands(R.view(lobby, "ann"), decisions)
     assert [c.typed for c in commands] == ["crit", "save crit"]
     assert [speech.read(c.typed, commands, R.speech.VERBS).action for c in commands] == decisions
+
+
+def test_the_rewards_say_what_they_give():
+    rewards = [{"type": "choose_stat", "stat": "lives"}, {"type": "choose_stat", "stat": "speed"}]
+    commands = R.speech.commands(R.view(R.new_game(5, ["ann"], {}), "ann"), rewards)
+    assert [(c.typed, c.says) for c in commands] == [
+        ("gain lives", "Take one more life, and one more maximum."),
+        ("gain speed", "Take one more Speed."),
+    ]

@@ -97,6 +97,9 @@ QUESTIONS: tuple[tuple[str, str], ...] = (
 )
 """What each question answers in this game, for the How to play page."""
 
+REWARD_WORDS = {"lives": "Take one more life, and one more maximum.", "speed": "Take one more Speed."}
+"""What ``help`` says of each reward for beating a boss."""
+
 SPELL_WORDS = {key: spell["name"].lower() for key, spell in SPELLS.items()}
 """A spell as it is typed ("fortune telling")."""
 
@@ -198,8 +201,7 @@ def _command(view: dict[str, Any], action: Action) -> Command:
             "gain",
             action["stat"],
             action,
-            f"Take one more {action['stat'].rstrip('s')}"
-            f"{' (and one more maximum)' if action['stat'] == 'lives' else ''}.",
+            REWARD_WORDS[action["stat"]],
         )
     if kind == "dash":
         if action["direction"] is None:
