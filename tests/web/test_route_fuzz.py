@@ -646,6 +646,8 @@ ROUTES: dict[str, Route] = {
     "/games/with-bots": Route("POST", PLAY_NOW_FIELDS, files=True, examples=90),
     "/g/<game_id>": Route("GET", PAGE_QUERY, examples=90),
     "/g/<game_id>/board": Route("GET", PAGE_QUERY, examples=120),
+    # The picture a game's link unfurls with (webapp/pages/link_preview.py); ?v= names the revision.
+    "/g/<game_id>/preview.png": Route("GET", {"v": Field(st.integers(0, 50).map(str), odd)}, examples=40),
     "/g/<game_id>/act": Route("POST", ACT_FIELDS, examples=375, near=RUNNING),
     "/g/<game_id>/hint": Route("POST", HINT_FIELDS, examples=90, near=("solo_running",) * 6),
     "GET /g/<game_id>/hint": Route("GET", HINT_FIELDS, examples=60, near=("solo_running",) * 6),
@@ -1020,7 +1022,7 @@ def check(world: World, req: dict) -> None:
         else:
             response = client.open(path, method=method, **kwargs)
         status = response.status_code
-        body = response.get_data(as_text=True)
+        body = response.get_data().decode("utf-8", errors="replace")  # a picture too (preview.png)
         after = fingerprint(world.store)
         remember_created(world, client, before, after)
         what = f"{method} {path[:120]} → {status}"
@@ -1098,6 +1100,9 @@ test_fuzz_page = fuzz("/g/<game_id>", known("/g/<game_id>", "dod_running"))
 test_fuzz_board = fuzz(
     "/g/<game_id>/board",
     known("/g/<game_id>/board", "dod_waiting", htmx=True, fields={"page": "waiting", "log_seen": "9" * 5000}),
+)
+test_fuzz_preview_picture = fuzz(
+    "/g/<game_id>/preview.png", known("/g/<game_id>/preview.png", "solo_running", fields={"v": "9" * 5000})
 )
 test_fuzz_act = fuzz(
     "/g/<game_id>/act",

@@ -18,6 +18,7 @@ from rules_engine.undo import is_practice
 from ..domain import bots, browsers, deal_pools, deals, hints, play
 from ..domain.catalog import BY_SLUG
 from ..domain.service import GRACE_SECONDS, REQUEST_SEEN_EVERY, takes_bots
+from . import link_preview
 from .bot_play import BotPlay, bot_play, marked, win_sentence
 from .presenters import Scene, keys_for, present
 from .rendering import name_seats, refusal
@@ -217,6 +218,9 @@ def render_game(game: play.LoadedGame, seat: str | None, *, flash: str | None = 
         undo_reach=None,
         hint=None,
     )
+    if not context["fragment"]:
+        # A whole page (what a chat app's unfurler fetches, without cookies): its link's preview.
+        context["link_preview"] = link_preview.tags(game)
     ticket = None
     if seat is not None and not context["fragment"]:
         # The page proves its seat to its socket with this (the seat cookie never reaches the

@@ -6,7 +6,7 @@ from __future__ import annotations
 import logging
 import random
 
-from flask import Blueprint, abort, current_app, g, redirect, request, url_for
+from flask import Blueprint, abort, current_app, g, make_response, redirect, request, url_for
 
 import rules_engine
 from rules_engine import undo as undo_rules
@@ -15,6 +15,7 @@ from ..domain import bots, deal_pools, deals, play
 from ..domain.catalog import BY_SLUG, clean_name, parse_options
 from ..domain.service import Refused
 from ..pages import board as board_renderer
+from ..pages import link_preview
 from ..pages.board import log_seen_param
 from ..pages.presenters import answer_for
 from ..storage.records import StaleVersion
@@ -209,6 +210,23 @@ def page(game_id: str):
     if closed:
         abort(403, description=closed)
     return board_renderer.render_game(game, seat)
+
+
+@bp.get("/g/<game_id>/preview.png")
+@limiter.shared_limit(READ, scope="read")
+def preview_picture(game_id: str):
+    """The picture a link to the game unfurls with (``pages/link_preview.py``): drawn from what any
+    onlooker reads, once per revision, fetched by chat apps' servers without cookies."""
+    game = game_or_404(game_id)
+    if deals.closed_to_onlooker(store(), game, None, None):
+        abort(403, description="This game's page is closed to onlookers for now.")
+    response = make_response(link_preview.PICTURES.png(game))
+    response.headers["Content-Type"] = "image/png"
+    # Any cache may keep it a few minutes: the page's tag names the revision it shows (?v=).
+    response.headers["Cache-Control"] = "public, max-age=300"
+    # Shown by other sites (the chat apps' previews), unlike the rest of Delve.
+    response.headers["Cross-Origin-Resource-Policy"] = "cross-origin"
+    return response
 
 
 @bp.get("/g/<game_id>/board")
