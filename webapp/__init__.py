@@ -37,7 +37,20 @@ from .realtime.sockets import (
 )
 from .storage.migrate import database_error
 from .storage.store import Store
-from .web import deals, errors, front_page, games, hints, limits, overload, replays, seat_cookies, security, tables
+from .web import (
+    deals,
+    errors,
+    front_page,
+    games,
+    hints,
+    limits,
+    overload,
+    push,
+    replays,
+    seat_cookies,
+    security,
+    tables,
+)
 from .web import hall_of_fame as hall_of_fame_page
 from .web import verdicts as verdict_pages
 
@@ -63,6 +76,9 @@ def create_app(config: dict | None = None) -> Flask:
         store = app.extensions["delve_store"] = Store(app.config["DATABASE_URL"])
     except (SQLAlchemyError, OSError) as error:  # OSError: an SQLite file's folder cannot be made
         raise database_error(app.config["DATABASE_URL"], error) from None
+    # "Your turn" by Web Push (domain/push.py): the service tells it of each turn begun; it sends
+    # from background workers, never in the request.
+    turn_pushes = push.init_app(app)
     # Every change to a game goes through this one service: it stores, then rings the doorbell;
     # the Hall of Fame's entries land inside the transaction of the action that earned them.
     # A switch to practice is marked (or refused, on a ranked attempt) in its action's transaction.
@@ -75,6 +91,7 @@ def create_app(config: dict | None = None) -> Flask:
             hall_of_fame.record_escapes,
             verdicts.VerdictQueue(store, app.config["SOLVER_QUEUE_MAX"]),
         ],
+        turn_listeners=[turn_pushes.turn_started],
     )
     # This process's caches, one per app (pages/viewer.py and web/context.py reach them).
     app.extensions["delve_spectator_fragments"] = SpectatorFragments()

@@ -142,6 +142,9 @@ def from_environment() -> dict:
         deal_pool_size = int(os.environ.get("DEAL_POOL_SIZE", "20") or 0)
     except ValueError:
         raise ConfigError("DEAL_POOL_SIZE must be a whole number of deals (0: keep none)") from None
+    vapid_subject = os.environ.get("VAPID_SUBJECT", "").strip() or "mailto:delve@localhost"
+    if not vapid_subject.startswith(("mailto:", "https://")):
+        raise ConfigError(f"VAPID_SUBJECT must be a mailto: or https:// contact, not {vapid_subject!r}")
     log_level = os.environ.get("LOG_LEVEL", "INFO").upper()
     if log_level not in {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}:
         raise ConfigError(f"LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL, not {log_level!r}")
@@ -182,6 +185,10 @@ def from_environment() -> dict:
         "SOLVER_LEASE_SECONDS": solver_lease_seconds,
         # Winnable deals the solver keeps ready per solo game and options (webapp/domain/deal_pools.py).
         "DEAL_POOL_SIZE": max(0, deal_pool_size),
+        # "Your turn" notifications (webapp/domain/push.py): the VAPID private key (base64url raw key
+        # or PEM; unset: one made once and kept in the database) and the contact push services see.
+        "VAPID_PRIVATE_KEY": os.environ.get("VAPID_PRIVATE_KEY", "").strip() or None,
+        "VAPID_SUBJECT": vapid_subject,
         # An action form is a few hundred bytes; anything near this limit is not one of ours.
         "MAX_CONTENT_LENGTH": 16 * 1024,
     }

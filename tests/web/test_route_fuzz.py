@@ -623,6 +623,17 @@ PAYMENT_QUERY = {
     "a_potions[]": Field(sampled(["10C", "2C"]), odd),
 }
 
+# A browser's push subscription (PushSubscription.toJSON()): a push service's https endpoint and
+# the browser's P-256 key (65 bytes) and auth secret (16), base64url.
+PUSH_FIELDS = {
+    "endpoint": Field(
+        sampled(["https://push.example.com/send/abc", "https://fcm.googleapis.com/fcm/send/x"]),
+        odd | sampled(["http://127.0.0.1:9/x", "https://localhost/x", "https://10.0.0.1/x", "javascript:1"]),
+    ),
+    "p256dh": Field(sampled(["BA" + "A" * 85]), odd | sampled(["A" * 87, "BA", "!!"])),
+    "auth": Field(sampled(["A" * 22]), odd | sampled(["A" * 21, "", "=="])),
+}
+
 HINT_FIELDS = {
     "version": Field(st.sampled_from([VERSION["current"]] * 4 + [VERSION["stale"], VERSION["future"]]), odd),
 }
@@ -692,6 +703,10 @@ ROUTES: dict[str, Route] = {
     "/replays": Route("POST", files=True, examples=60),
     # A game page's question (a Hebrac's Dungeon card picker asking for the sentence under it).
     "/answers/<slug>/<question>": Route("GET", PAYMENT_QUERY, examples=90),
+    # "Your turn" notifications (webapp/web/push.py): the service worker, a subscription kept or deleted.
+    "/sw.js": Route("GET", examples=10),
+    "/push/subscription": Route("POST", PUSH_FIELDS, examples=60),
+    "/push/subscription/delete": Route("POST", examples=30),
 }
 SLUGS = [e.slug for e in GAMES]
 QUESTIONS = ["payment", "nope", "payment.json", "%00"]
@@ -1191,6 +1206,15 @@ test_fuzz_payment_sentence = fuzz(
         fields={"field": "a_cards[]", "target": "10", "noun": "points", "worths": "9C:9,JC:8", "a_cards[]": "9C"},
     ),
 )
+test_fuzz_service_worker = fuzz("/sw.js")
+test_fuzz_push_subscribe = fuzz(
+    "/push/subscription",
+    known(
+        "/push/subscription",
+        fields={"endpoint": "https://push.example.com/send/abc", "p256dh": "BA" + "A" * 85, "auth": "A" * 22},
+    ),
+)
+test_fuzz_push_unsubscribe = fuzz("/push/subscription/delete", known("/push/subscription/delete"))
 
 
 def test_every_route_of_the_app_is_fuzzed(world):

@@ -75,13 +75,43 @@ class Seated:
 
 
 Ring = Callable[[str, int, str | None], None]  # (game, revision, the acting page's socket or None)
+TurnListener = Callable[[str, str, float | None], None]  # (game, seat whose turn began, its deadline)
+
+
+def turn_began(before_key: str | None, clock: play.Clock | None) -> tuple[str, float | None] | None:
+    """(seat, deadline) when the stored turn clock now names another seat than ``before_key``'s
+    (turn keys are "seat:number"), else None: a decision within the same seat's turn is no new turn.
+
+    >>> turn_began("p1:3", ("p2:4", 10.0, 70.0)), turn_began("p1:3", ("p1:4", 10.0, None)), turn_began(None, None)
+    (('p2', 70.0), None, None)
+    """
+    if clock is None or clock[0] is None:
+        return None
+    seat = clock[0].split(":", 1)[0]
+    if before_key is not None and before_key.split(":", 1)[0] == seat:
+        return None
+    return seat, clock[2]
 
 
 class GameService:
-    def __init__(self, store: Store, ring: Ring, writers: Sequence[play.Writer] = ()):
+    def __init__(
+        self,
+        store: Store,
+        ring: Ring,
+        writers: Sequence[play.Writer] = (),
+        turn_listeners: Sequence[TurnListener] = (),
+    ):
         self.store = store
         self._ring = ring
         self.writers = list(writers)
+        # Told after a change is stored that a seat's turn began (webapp/domain/push.py); they only queue.
+        self.turn_listeners = list(turn_listeners)
+
+    def _tell_turn(self, game_id: str, before_key: str | None, clock: play.Clock | None) -> None:
+        began = turn_began(before_key, clock)
+        if began is not None:
+            for listener in self.turn_listeners:
+                listener(game_id, *began)
 
     def ring(self, game_id: str, revision: int | None, acted_by: str | None = None) -> None:
         """Tell every page watching the game that it changed (after the change is committed);
@@ -122,6 +152,7 @@ class GameService:
         applied = play.act(self.store, game, seat, action, by_server=by_server, writers=writers)
         after = game.advanced(applied)  # before the ring: the pushes it starts render from this
         self.ring(game.id, applied.revision, page)
+        self._tell_turn(game.id, game.record.turn_key, applied.clock)
         return after
 
     def server_action(self, game_id: str, seat: str, action: dict, *, expected_clock: str | None = None) -> bool:
@@ -274,6 +305,7 @@ class GameService:
             state = game.rules.new_game(seed=game.record.seed, players=players, options=options)
         except rules_engine.InvalidAction as error:
             raise Refused(409, f"The game cannot start yet: {error}") from None
+        clock = play.clock_after(game.rules, state, None, time.time()) or (None, None, None)
         try:
             revision = self.store.start(
                 game.id,
@@ -281,13 +313,14 @@ class GameService:
                 players=players,
                 options=options,
                 snapshot=game.rules.dump(state),
-                clock=play.clock_after(game.rules, state, None, time.time()) or (None, None, None),
+                clock=clock,
             )
         except StaleVersion:
             raise Refused(
                 409, "Someone joined or changed their choice just now; check the table and start again."
             ) from None
         self.ring(game.id, revision)
+        self._tell_turn(game.id, None, clock)
 
     def leave_waiting_room(self, game_id: str, seat: str) -> None:
         """The seat leaves before the start. A choice the smaller table no longer allows is cleared,

@@ -248,3 +248,28 @@ solver_jobs = Table(
     Index("ix_solver_jobs_status_created_at", "status", "created_at"),
     Index("ix_solver_jobs_game_id_kind", "game_id", "kind"),
 )
+
+
+# "Your turn" notifications (webapp/domain/push.py): one row per browser's push subscription (the
+# push service's endpoint and the browser's keys for RFC 8291's encryption), keyed to the browser's
+# id hash, so it reaches the seats that browser holds (``browser_seats``). Deleted from the page, or
+# when the push service answers 404/410 (the browser dropped it).
+push_subscriptions = Table(
+    "push_subscriptions",
+    metadata,
+    Column("endpoint", String(1024), primary_key=True),
+    Column("browser", String(64), nullable=False, index=True),
+    Column("p256dh", String(128), nullable=False),
+    Column("auth", String(64), nullable=False),
+    Column("created_at", Float, nullable=False),
+)
+
+# The deployment's VAPID key pair (RFC 8292), made once by the first process that needs it (unless
+# VAPID_PRIVATE_KEY sets one): one row, id 1. Every process and machine on the database signs with it.
+vapid_keys = Table(
+    "vapid_keys",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("private_key", String(64), nullable=False),  # raw 32-byte P-256 key, base64url
+    Column("created_at", Float, nullable=False),
+)

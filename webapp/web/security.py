@@ -21,6 +21,9 @@ CONTENT_SECURITY_POLICY = "; ".join(
         "img-src 'self' data:",
         "connect-src 'self'",
         "font-src 'self'",
+        # The service worker (/sw.js) and the web app manifest (static/manifest.webmanifest).
+        "worker-src 'self'",
+        "manifest-src 'self'",
         "object-src 'none'",
         "base-uri 'none'",
         "form-action 'self'",
