@@ -52,6 +52,7 @@ from .web import (
     tables,
 )
 from .web import hall_of_fame as hall_of_fame_page
+from .web import reader as reader_pages
 from .web import verdicts as verdict_pages
 
 __all__ = ["create_app", "socketio", "ConfigError"]
@@ -105,6 +106,7 @@ def create_app(config: dict | None = None) -> Flask:
     app.register_blueprint(verdict_pages.bp)
     app.register_blueprint(deals.bp)
     app.register_blueprint(hints.bp)
+    app.register_blueprint(reader_pages.bp)
     seat_cookies.init_app(app)
     security.init_app(app)
     rendering.init_app(app)

@@ -20,6 +20,7 @@ from .clear_the_dungeon import speech as clear_the_dungeon_speech
 from .dungeon_cards import speech as dungeon_cards_speech
 from .dungeon_of_doom import speech as dungeon_of_doom_speech
 from .hebracs_dungeon import speech as hebracs_dungeon_speech
+from .shuffle_and_doom import speech as shuffle_and_doom_speech
 
 _clear_the_dungeon: GameModule = clear_the_dungeon
 _dungeon_cards: GameModule = dungeon_cards
@@ -42,3 +43,4 @@ _clear_the_dungeon_speech: SpeechModule = clear_the_dungeon_speech
 _hebracs_dungeon_speech: SpeechModule = hebracs_dungeon_speech
 _dungeon_cards_speech: SpeechModule = dungeon_cards_speech
 _dungeon_of_doom_speech: SpeechModule = dungeon_of_doom_speech
+_shuffle_and_doom_speech: SpeechModule = shuffle_and_doom_speech

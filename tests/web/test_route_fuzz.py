@@ -634,6 +634,17 @@ PUSH_FIELDS = {
     "auth": Field(sampled(["A" * 22]), odd | sampled(["A" * 21, "", "=="])),
 }
 
+# Screen-reader mode (webapp/web/reader.py): its switch, and a game's command line.
+READER_FIELDS = {
+    "on": Field(sampled(["1", "0"]), odd),
+    "next": Field(
+        sampled(["/", "/how-to-play/shuffle-and-doom"]), odd | sampled(["//evil.example/", "http://x/", "/\\x"])
+    ),
+}
+COMMAND_FIELDS = {
+    "command": Field(sampled(["help", "status", "where", "look", "choose top", "move n", "attack 1", "end", ""]), odd),
+    "version": Field(st.sampled_from([VERSION["current"]] * 4 + [VERSION["stale"], VERSION["future"]]), odd),
+}
 HINT_FIELDS = {
     "version": Field(st.sampled_from([VERSION["current"]] * 4 + [VERSION["stale"], VERSION["future"]]), odd),
 }
@@ -703,6 +714,8 @@ ROUTES: dict[str, Route] = {
     "/replays": Route("POST", files=True, examples=60),
     # A game page's question (a Hebrac's Dungeon card picker asking for the sentence under it).
     "/answers/<slug>/<question>": Route("GET", PAYMENT_QUERY, examples=90),
+    "/reader": Route("POST", READER_FIELDS, examples=30),
+    "/g/<game_id>/command": Route("POST", COMMAND_FIELDS, examples=120, near=RUNNING + FINISHED),
     # "Your turn" notifications (webapp/web/push.py): the service worker, a subscription kept or deleted.
     "/sw.js": Route("GET", examples=10),
     "/push/subscription": Route("POST", PUSH_FIELDS, examples=60),
@@ -1215,6 +1228,14 @@ test_fuzz_push_subscribe = fuzz(
     ),
 )
 test_fuzz_push_unsubscribe = fuzz("/push/subscription/delete", known("/push/subscription/delete"))
+
+test_fuzz_reader_switch = fuzz("/reader", known("/reader", fields={"on": "1", "next": "/"}))
+test_fuzz_command = fuzz(
+    "/g/<game_id>/command",
+    known("/g/<game_id>/command", "solo_running", htmx=True, fields={"command": "help", "version": VERSION["current"]}),
+    known("/g/<game_id>/command", "dod_running", fields={"command": "move n", "version": VERSION["stale"]}),
+    known("/g/<game_id>/command", "solo_running", fields={"command": "x" * 5000, "version": VERSION["current"]}),
+)
 
 
 def test_every_route_of_the_app_is_fuzzed(world):

@@ -21,6 +21,8 @@ from ..domain.service import GRACE_SECONDS, REQUEST_SEEN_EVERY, takes_bots
 from . import link_preview
 from .bot_play import BotPlay, bot_play, marked, win_sentence
 from .presenters import Scene, keys_for, present
+from .reader import page_parts as reader_parts
+from .reader import reader_mode
 from .rendering import name_seats, refusal
 from .tickets import ticket_for
 from .verdicts import verdict_for
@@ -199,8 +201,21 @@ def _onlookers_words(entries: list, players_words: str, onlookers_words: str) ->
     return [{**e, "text": onlookers_words} if e["text"] == players_words else e for e in entries]
 
 
-def render_game(game: play.LoadedGame, seat: str | None, *, flash: str | None = None, status: int = 200, log_seen=None):
+def render_game(
+    game: play.LoadedGame,
+    seat: str | None,
+    *,
+    flash: str | None = None,
+    status: int = 200,
+    log_seen=None,
+    reader: bool | None = None,
+    answer: str | None = None,
+):
+    """The game's page (or, for htmx, its swapped blocks) for ``seat``; in screen-reader mode
+    (``reader``: this browser's choice unless told) drawn text-first from the same view and
+    buttons, with ``answer``: a command's answer for the page's live region and transcript."""
     entry = BY_SLUG[game.record.slug]
+    reader = reader_mode() if reader is None else reader
     now = time.time()
     context: dict[str, Any] = dict(
         entry=entry,
@@ -217,6 +232,7 @@ def render_game(game: play.LoadedGame, seat: str | None, *, flash: str | None = 
         new_log=[],
         undo_reach=None,
         hint=None,
+        answer=answer,
     )
     if not context["fragment"]:
         # A whole page (what a chat app's unfurler fetches, without cookies): its link's preview.
@@ -341,6 +357,9 @@ def render_game(game: play.LoadedGame, seat: str | None, *, flash: str | None = 
         if played_by_bots is not None:
             say_whose_moves(context, played_by_bots, seat)
         template = f"{entry.template_dir}/game.html"
+        if reader:
+            template = "reader_game.html"
+            context.update(reader_parts(game.rules, context["view"], seat, context["buttons"], context.get("names")))
         blocks = FRAGMENT_BLOCKS
     if is_htmx():
         body = render_blocks(template, blocks, **context)
@@ -379,7 +398,7 @@ def board_response(game_id: str):
         revision = store().revision(game_id)
     if revision is None:
         abort(404, description="There is no game at this address. It may have been mistyped.")
-    key = (game_id, revision, log_seen, page)
+    key = (game_id, revision, log_seen, page, reader_mode())
     return spectator_fragments().shared(key, lambda: _board(game_id, revision))
 
 

@@ -64,6 +64,7 @@ FRONT_PAGE_PLACE = 10
 DAILY_FORM: dict[str, str] = {}
 CHALLENGES = True
 SOLVER = "rules_engine.games.shuffle_and_doom.solver"
+SPEECH = "rules_engine.games.shuffle_and_doom.speech"
 
 
 def reveals(before: dict[str, Any], after: dict[str, Any], _seat: str, _action: dict[str, Any]) -> str | None:

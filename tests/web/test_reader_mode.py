@@ -1,0 +1,206 @@
+"""Screen-reader mode (issue 28): the switch every page starts with, the game page drawn text-first
+from the seat's view, and the command line's answers: an action through the same path as a
+button, a question answered, a refusal said, bad input refused with the state untouched."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+
+import pytest
+from sqlalchemy import update
+
+from tests.engine.test_loss_warnings import sad_hidden_changed
+from tests.page import Page
+from tests.web.test_dungeon_of_doom_web import Table
+from webapp.domain import play
+from webapp.pages import reader
+from webapp.storage.schema import games
+
+S2_DECK = "5C 8D 3H 9S 7D KS JS QH 6S"  # a whole short game on a 4 × 4 map (e2e/test_shuffle_and_doom.py)
+
+
+def reader_on(client) -> None:
+    client.get("/")
+    response = client.http.post("/reader", data={"csrf_token": client.csrf, "on": "1", "next": "/"})
+    assert response.status_code == 303
+
+
+def command(client, text, *, version=None, htmx=True):
+    data = {"csrf_token": client.csrf, "command": text, "version": str(client.version if version is None else version)}
+    headers = {"HX-Request": "true"} if htmx else {}
+    return client._remember(client.http.post(f"/g/{client.game_id}/command", data=data, headers=headers))
+
+
+def answer_of(response) -> str:
+    """The live region's words in a command's answer (its out-of-band swap)."""
+    found = re.search(
+        r'<div id="reader-answer" hx-swap-oob="innerHTML">(.*?)</div>', response.get_data(as_text=True), re.S
+    )
+    assert found, response.get_data(as_text=True)[:2000]
+    return html.unescape(found.group(1)).strip(" \n")  # a trailing no-break space stays
+
+
+@pytest.fixture
+def player(seat_client):
+    client = seat_client()
+    reader_on(client)
+    client.start(size="4", deck=S2_DECK)
+    return client
+
+
+def test_the_switch_is_the_first_control_and_sets_a_lasting_cookie(seat_client):
+    client = seat_client()
+    page = client.get("/").get_data(as_text=True)
+    body = page[page.index("<body") :]
+    first = re.search(r"<(a|button|input(?![^>]*hidden))[^>]*>", body)
+    assert first and "Screen reader mode" in body[first.start() : first.start() + 400]
+    assert 'aria-pressed="false"' in body[first.start() : first.start() + 400]
+    response = client.http.post(
+        "/reader", data={"csrf_token": client.csrf, "on": "1", "next": "/how-to-play/shuffle-and-doom"}
+    )
+    assert response.status_code == 303 and response.headers["Location"].endswith("/how-to-play/shuffle-and-doom")
+    cookie = client.http.get_cookie(reader.READER_COOKIE)
+    assert cookie.value == "1" and cookie.expires is not None
+    assert 'aria-pressed="true"' in client.get("/").get_data(as_text=True)
+    # Off again; a foreign "next" goes home; no CSRF token, no switch.
+    response = client.http.post("/reader", data={"csrf_token": client.csrf, "on": "0", "next": "//evil.example/"})
+    assert response.headers["Location"] == "/" and client.http.get_cookie(reader.READER_COOKIE) is None
+    assert client.http.post("/reader", data={"on": "1"}).status_code == 400
+
+
+def test_the_game_page_is_text_first_under_headings(player):
+    page = Page(player.get(f"/g/{player.game_id}").get_data(as_text=True))
+    headings = page.texts("h2")
+    for wanted in ("Status", "Your character", "Board", "Your choices", "Command", "Transcript", "Log"):
+        assert wanted in headings
+    html = str(page.soup)
+    assert 'role="log"' in html and 'aria-live="polite"' in html and 'role="status"' in html
+    assert '<label for="command">Command</label>' in html
+    assert "<svg" not in html.split('id="game"', 1)[1].split("</section>", 1)[0]  # no drawing in the reading order
+    assert "choose top" in page.text() and "Choose the set" in page.text()
+    # The choices are real buttons posting the action, as the normal page's do.
+    form = page.one("form.play")
+    assert form["action"] == f"/g/{player.game_id}/act"
+    actions = [json.loads(b["value"]) for b in form.select('button[name="action"]')]
+    assert actions == [{"type": "choose_stat_set", "set": "top"}, {"type": "choose_stat_set", "set": "side"}]
+
+
+def test_a_typed_action_plays_through_the_same_path_and_the_answers_read(player):
+    response = command(player, "choose top")
+    assert response.status_code == 200
+    assert answer_of(response).startswith("Choose the top set")
+    assert play.load_game(player.app.extensions["delve_store"], player.game_id).version == 1
+    response = command(player, "give 1 attack")
+    assert response.status_code == 200
+    # The same answer twice is read twice: a no-break space is added to the second.
+    first = answer_of(command(player, "where"))
+    second = answer_of(command(player, "where"))
+    assert "You are at row 1, column 1" in first and second == first + reader.NO_BREAK_SPACE
+    assert answer_of(command(player, "look")) == first
+    assert answer_of(command(player, "help")).startswith("attack 1: Attack 6 of spades")
+    assert "6 of spades" in answer_of(command(player, "log"))
+    assert "health" in answer_of(command(player, "score"))
+    assert answer_of(command(player, "hand")).startswith("Your hand is empty")
+    # The transcript keeps the exchanges, newest last; without script a reload shows them.
+    page = Page(player.get(f"/g/{player.game_id}").get_data(as_text=True))
+    items = page.texts("#transcript li")
+    # Nine exchanges so far: the oldest went, the newest is last.
+    assert len(items) <= reader.TRANSCRIPT_ENTRIES and items[-1].startswith("hand")
+    assert not any(item.startswith("choose top") for item in items)
+    response = command(player, "attack 1", htmx=False)
+    assert response.status_code == 303 and response.headers["Location"].endswith(f"/g/{player.game_id}")
+    page = Page(player.get(f"/g/{player.game_id}").get_data(as_text=True))
+    assert page.texts("#transcript li")[-1].startswith(
+        "attack 1 : Attack 6 of spades (strength 6). You attack 6 of spades"
+    )
+
+
+def test_refusals_say_why_and_change_nothing(player, store):
+    def version():
+        return play.load_game(store, player.game_id).version
+
+    response = command(player, "chose top")
+    assert response.status_code == 200 and 'Did you mean "choose top"?' in answer_of(response)
+    response = command(player, "attack 1")
+    assert (
+        response.status_code == 200
+        and answer_of(response) == "You cannot attack now. You can: choose top, choose side."
+    )
+    response = command(player, "")
+    assert response.status_code == 400 and answer_of(response).startswith("Type a command")
+    response = command(player, "x" * 201)
+    assert response.status_code == 413 and "at most 200 characters" in response.get_data(as_text=True)
+    response = command(player, "choose top", version=player.version + 5)
+    assert response.status_code == 409 and answer_of(response).startswith("The game had moved on")
+    response = command(player, "choose top", version="soon")
+    assert response.status_code == 400
+    assert version() == 0
+    response = player.http.post(f"/g/{player.game_id}/command", data={"command": "choose top", "version": "0"})
+    assert response.status_code == 400 and version() == 0
+
+
+def test_a_spectator_asks_but_cannot_act(player, seat_client):
+    onlooker = seat_client()
+    reader_on(onlooker)
+    onlooker.watch(player.game_id)
+    assert "Watching" in answer_of(command(onlooker, "status"))
+    response = command(onlooker, "choose top")
+    assert response.status_code == 403 and "only its players can act" in answer_of(response)
+    assert play.load_game(onlooker.app.extensions["delve_store"], player.game_id).version == 0
+
+
+def test_a_command_out_of_turn_says_whose_turn_it_is(app, seat_client):
+    """A Dungeon of Doom table: the seat whose turn it is not is told who is playing."""
+    table = Table(app, seat_client, players=2)
+    game = play.load_game(app.extensions["delve_store"], table.game_id)
+    waiting = next(p for p in game.record.players if p != table.turn_seat())
+    client = table.clients[waiting]
+    client.http.set_cookie(reader.READER_COOKIE, "1")
+    page = client.http.get(f"/g/{table.game_id}").get_data(as_text=True)
+    version = re.search(r'name="version" value="(\d+)"', page).group(1)
+    response = client.http.post(
+        f"/g/{table.game_id}/command",
+        data={"csrf_token": client.csrf, "command": "move n", "version": version},
+        headers={"HX-Request": "true"},
+    )
+    playing = "Ann" if waiting != "p1" else "Bob"
+    assert response.status_code == 200
+    assert answer_of(response) == f"It is not your turn: {playing} is playing."
+
+
+def test_the_mode_never_shows_the_hidden_cards(player, store, monkeypatch):
+    """The page and every answer are drawn from the seat's view: changing the undealt cards
+    (keeping the view) changes nothing the mode sends."""
+    command(player, "choose top")
+    command(player, "give 1 attack")
+    paths = [f"/g/{player.game_id}", f"/g/{player.game_id}/board"]
+
+    def seen():
+        pages = [same(player.http.get(p, headers={"HX-Request": "true"} if "board" in p else {})) for p in paths]
+        answers = [answer_of(command(player, topic)) for topic in ("where", "board", "status", "score", "help", "hand")]
+        return pages, answers
+
+    first = seen()
+    game = play.load_game(store, player.game_id)
+    changed = sad_hidden_changed(game.state)
+    assert changed != game.state and game.rules.view(changed, "p1") == game.rules.view(game.state, "p1")
+    with store.engine.begin() as conn:
+        conn.execute(
+            update(games).where(games.c.id == player.game_id).values(snapshot=json.dumps(game.rules.dump(changed)))
+        )
+    monkeypatch.setattr(play, "loaded_states", play.LoadedStates())
+    assert play.load_game(store, player.game_id).state["draw"] == changed["draw"]
+    second = seen()
+    assert second[1] == [a.rstrip(reader.NO_BREAK_SPACE) for a in first[1]] or second[1] == first[1]
+    assert second[0] == first[0]
+
+
+def same(response) -> str:
+    """A page without what differs between requests by design (tokens, tickets) and the
+    transcript (which grows with each command)."""
+    body = response.get_data(as_text=True)
+    body = re.sub(r'(name="csrf_token" value=|"X-CSRF-Token": |data-presence=|data-viewer=)"[^"]*"', r'\1""', body)
+    body = re.sub(r'<ol id="transcript".*?</ol>', "", body, flags=re.S)
+    return re.sub(r'<div id="reader-answer".*?</div>', "", body, flags=re.S)
