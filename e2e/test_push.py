@@ -22,13 +22,14 @@ from e2e.test_dungeon_of_doom import open_table
 WORKER_READY = "navigator.serviceWorker.ready.then(r => r.active && r.active.state)"
 
 
-def test_a_push_shows_the_turn_notification_and_its_click_opens_the_table(page, context, base_url):
+def test_a_push_shows_the_turn_notification_and_its_click_opens_the_table(page, context, base_url, axe_check):
     table_url = open_table(page, "Ann")
     game_id = table_url.rsplit("/", 1)[-1]
     page.get_by_role("button", name=re.compile("Start the game")).click()
     # Nothing is asked on load: the control waits for a click.
     expect(page.get_by_role("button", name="Notify me when it is my turn")).to_be_visible()
     assert page.evaluate("Notification.permission") == "default"
+    axe_check(page)
 
     context.grant_permissions(["notifications"], origin=base_url)
     cdp = context.new_cdp_session(page)
@@ -50,8 +51,10 @@ def test_a_push_shows_the_turn_notification_and_its_click_opens_the_table(page, 
     )
     assert shown == [{"title": message["title"], "body": "Open the table to play.", "url": f"/g/{game_id}"}]
 
-    # Away from the table, the notification's click opens it.
-    page.goto("/")
+    # Away from the table (on the offline page, which passes axe too), the notification's click opens it.
+    page.goto("/static/offline.html")
+    expect(page.get_by_role("heading", name="You are offline")).to_be_visible()
+    axe_check(page)
     worker = next(w for w in context.service_workers if w.url.endswith("/sw.js"))
     opened = worker.evaluate(
         """() => new Promise(resolve => {
