@@ -11,8 +11,10 @@ import re
 import pytest
 from sqlalchemy import update
 
+from rules_engine.games.shuffle_and_doom import speech as sad_speech
 from tests.engine.test_loss_warnings import sad_hidden_changed
 from tests.page import Page
+from tests.web.test_board_pushes import board_socket, events
 from tests.web.test_dungeon_of_doom_web import Table
 from webapp.domain import play
 from webapp.pages import reader
@@ -204,3 +206,30 @@ def same(response) -> str:
     body = re.sub(r'(name="csrf_token" value=|"X-CSRF-Token": |data-presence=|data-viewer=)"[^"]*"', r'\1""', body)
     body = re.sub(r'<ol id="transcript".*?</ol>', "", body, flags=re.S)
     return re.sub(r'<div id="reader-answer".*?</div>', "", body, flags=re.S)
+
+
+def test_how_to_play_lists_every_command_word(seat_client):
+    page = Page(seat_client().get("/how-to-play/shuffle-and-doom").get_data(as_text=True))
+    assert "Commands (screen reader mode)" in page.texts("h2")
+    listed = {text.split()[0] for text in page.texts(".command-list dt")}
+    assert listed == set(sad_speech.VERBS)
+
+
+def test_a_pushed_board_in_the_mode_brings_the_others_moves_by_name(app, seat_client):
+    """At a table, what another seat did reaches a page in the mode by its pushed board: the
+    mode's board, whose feed (which the Log announces once each, by number) names the player."""
+    table = Table(app, seat_client, players=2)
+    mover = table.turn_seat()
+    watcher = next(p for p in ("p1", "p2") if p != mover)
+    table.clients[watcher].http.set_cookie(reader.READER_COOKIE, "1")
+    sio, _http = board_socket(table, watcher)
+    sio.get_received()
+    assert table.act(mover, {"type": "end_turn"}).status_code == 200
+    pushed = Page(events(sio, "board")[0]["html"])
+    assert pushed.select("#game h2")[0].get_text() == "Status"
+    feed = pushed.one("#reader-feed")
+    lines = [(int(p["data-seq"]), p.get_text()) for p in feed.select("[data-seq]")]
+    assert [seq for seq, _text in lines] == sorted(seq for seq, _text in lines)
+    name = "Ann" if mover == "p1" else "Bob"
+    assert name in lines[-1][1] or name in " ".join(text for _seq, text in lines[-3:])
+    assert not any(re.search(r"\bp[12]\b", text) for _seq, text in lines)

@@ -14,7 +14,7 @@ numbers read ("retreat 2 3").
 >>> view = sad.view(state, "p1")
 >>> [c.typed for c in commands(view, sad.legal_actions(state, "p1"))]
 ['attack 1']
->>> print(describe(view, "where").replace(". ", ".\n"))
+>>> print(describe(view, "where").replace(". ", ".\\n"))
 You are at row 1, column 1, in room 1, fighting: 1: 6♠, an enemy of strength 6.
 North: the edge of the map.
 East, 1 square: a corridor.
@@ -35,6 +35,23 @@ from .data import STATS, cell_name
 VERBS: frozenset[str] = frozenset(
     {"swap", "choose", "give", "move", "exit", "attack", "open", "deactivate", "take", "retreat", "drink", "read"}
 )
+
+COMMAND_FORMS: tuple[tuple[str, str], ...] = (
+    ("swap top 1 2", "Swap two header cards of different colours within one set (top or side), by their positions"),
+    ("choose top, choose side", "Choose the set of cards that makes your adventurer"),
+    ("give 1 attack", "Give the first diamond still to give its +1: to health, attack or intelligence"),
+    ("move n, move e, move s, move w", "Walk north, east, south or west"),
+    ("exit", "Leave the dungeon from the exit square"),
+    ("attack 2", "Attack the room's second card (the room's cards are numbered left to right)"),
+    ("open 2", "Take the room's second card with the trap opener: the traps hit you and every enemy"),
+    ("deactivate 2", "Deactivate the trap that is the room's second card"),
+    ("take 2", "Take the room's second card; the active traps spring"),
+    ("retreat 2 3", "Retreat to row 2, column 3 (add keep to keep the traps: retreat 2 3 keep)"),
+    ("drink 1", "Drink the first card of your hand, a potion"),
+    ("read 1", "Read the first card of your hand, a book"),
+)
+"""The commands as the How to play page lists them: one example of each word (a test checks that
+every word of ``VERBS`` has one)."""
 
 ROOM_WORDS = {"unvisited": "unexplored room", "active": "room you are in", "suspended": "room left waiting"}
 GRID_WORDS = {"unvisited": "unexplored", "active": "here", "suspended": "left waiting", "emptied": "emptied"}
