@@ -157,6 +157,9 @@ def test_where_names_the_exit_and_pit_by_direction_and_distance():
         {"classes": {"ann": "swordsman"}, "marker_placement": "manual", "deck": ["3C"], "shuffles": "stacked"},
     )
     state = R.apply(state, "ann", {"type": "place_marker", "kind": "exit", "square": [5, 8]})
+    assert R.speech.describe(R.view(state, "ann"), "where") == (
+        "The board is 10 columns by 10 rows. The start is on column 5, row 1. The Exit is on column 5, row 8."
+    )
     assert [c.typed for c in check_commands(state, "ann")][:2] == ["pit 1 1", "pit 2 1"]
     state = R.apply(state, "ann", {"type": "place_marker", "kind": "pit", "square": [8, 8]})
     where = R.speech.describe(R.view(state, "ann"), "where")

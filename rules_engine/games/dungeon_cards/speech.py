@@ -309,6 +309,8 @@ def _where(view: dict[str, Any]) -> str | None:
     me = _me(view)
     if me is None or me["position"] is None:
         lines = [f"The board is {board['width']} columns by {board['height']} rows."]
+        if board.get("start"):
+            lines.append(f"The start is on {square_words(board['start'])}.")
         lines += [f"The Exit is on {square_words(s)}." for s in board["exits"]]
         lines += [f"A Pit is on {square_words(s)}." for s in board["pits"]]
         if me is not None:
