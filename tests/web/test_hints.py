@@ -321,10 +321,12 @@ class TestBudget:
             assert advice["text"] == hints.NO_HINT_IN_TIME
 
     def test_a_budget_too_small_for_any_answer_is_no_hint_in_time(self, seat_client, store, monkeypatch):
-        client = seat_client()
-        game_id = client.start(SLUG, size="5")
+        # A fixed deal: on a deal drawn at random three moves could end the game, and a game over
+        # has no hint to look for at all.
+        client = seated(seat_client, store, SLUG, GAME_SEED, {"size": "5"})
         play_moves(client, store, 3, seed=4)
-        game = play.load_game(store, game_id)
+        game = play.load_game(store, client.game_id)
+        assert game.record.status == "running"
         puzzle = rules_engine.get(SLUG).puzzle
         # A puzzle that never ends within the budget: its one move leads back to the same state.
         endless = dataclasses.replace(
