@@ -107,6 +107,9 @@ def test_two_seats_play_to_a_win_by_typed_commands(page, new_page, axe_check, co
     # Bob's page, untouched, announces what Ann did where he could see it, in the third person.
     expect(announced(bob)).to_contain_text("Ann picked up gold.")
     expect(announced(bob)).to_contain_text("Ann attacked you: hit for 1 damage. You have 2 HP.")
+    # The attack's step logged three lines under one seq: each is announced, not just the first.
+    expect(announced(bob)).to_contain_text("Your hit points fell to 2.")
+    expect(announced(bob)).to_contain_text("Turn 2: your turn.")
     say(bob, "status", "Turn 2: your turn. You have 6 AP left. You have 2 HP")
     say(bob, "help", "move s: Walk one step south.")
     say(bob, "move s", "Move south.")

@@ -43,13 +43,20 @@
     if (target) moveTo(grid, target);
   }, true);
 
-  /* The log: each board (an answer or a push) carries its last lines with their numbers in
-     #reader-feed; the ones past the newest the Log holds are added, in order, once each — a push
-     and an answer that bring the same line add it once. A log that got shorter (an undo) is
-     redrawn from the feed without announcing it again. */
+  /* The log: each board (an answer or a push) carries its last lines in #reader-feed, each keyed
+     by its log seq and its place among that seq's lines (one Dungeon of Doom step logs several
+     lines under one seq); the ones past the newest key the Log holds are added, in order, once
+     each — a push and an answer that bring the same line add it once. A log whose newest key
+     went back (an undo) is redrawn from the feed without announcing it again. */
+  function keyOf(line) {
+    return [parseInt(line.getAttribute("data-seq"), 10), parseInt(line.getAttribute("data-part"), 10)];
+  }
+  function isAfter(key, other) {
+    return other === null || key[0] > other[0] || (key[0] === other[0] && key[1] > other[1]);
+  }
   function newestShown(log) {
     var items = log.querySelectorAll("li[data-seq]");
-    return items.length ? parseInt(items[items.length - 1].getAttribute("data-seq"), 10) : 0;
+    return items.length ? keyOf(items[items.length - 1]) : null;
   }
   function followFeed() {
     var feed = document.getElementById("reader-feed");
@@ -59,21 +66,21 @@
     var lines = feed.querySelectorAll("[data-seq]");
     if (!lines.length) return;
     var shown = newestShown(log);
-    var newestFed = parseInt(lines[lines.length - 1].getAttribute("data-seq"), 10);
-    if (newestFed < shown) {
+    if (shown !== null && isAfter(shown, keyOf(lines[lines.length - 1]))) {
       region.setAttribute("aria-live", "off");
       log.innerHTML = "";
-      shown = 0;
+      shown = null;
       setTimeout(function () { region.setAttribute("aria-live", "polite"); }, 0);
     }
     lines.forEach(function (line) {
-      var seq = parseInt(line.getAttribute("data-seq"), 10);
-      if (seq <= shown) return;
+      var key = keyOf(line);
+      if (!isAfter(key, shown)) return;
       var item = document.createElement("li");
-      item.setAttribute("data-seq", String(seq));
+      item.setAttribute("data-seq", String(key[0]));
+      item.setAttribute("data-part", String(key[1]));
       item.textContent = line.textContent;
       log.appendChild(item);
-      shown = seq;
+      shown = key;
     });
     region.scrollTop = region.scrollHeight;
   }

@@ -233,3 +233,39 @@ def test_a_pushed_board_in_the_mode_brings_the_others_moves_by_name(app, seat_cl
     name = "Ann" if mover == "p1" else "Bob"
     assert name in lines[-1][1] or name in " ".join(text for _seq, text in lines[-3:])
     assert not any(re.search(r"\bp[12]\b", text) for _seq, text in lines)
+
+
+SPEECH_HALL = "name Speech Hall\nwin 1\n#######\n#E.G..#\n#.....#\n#######"  # e2e/test_speech_dungeon_of_doom.py
+
+
+def log_keys(lines) -> list[tuple[int, int]]:
+    """The keys the Log orders its lines by (static/js/reader.js): the log's seq, then the line's
+    place among that seq's lines."""
+    return [(int(line["data-seq"]), int(line.get("data-part", 0))) for line in lines]
+
+
+def test_every_line_of_a_many_line_step_has_its_own_ordered_key(app, seat_client):
+    """One Dungeon of Doom step logs several lines under one seq (Ann's attack that ends her turn:
+    the blow, Bob's hit points, Bob's turn): the Log adds a line only past the newest key it holds,
+    so each line needs a key of its own, in the log's order, or all but the first are lost."""
+    table = Table(
+        app,
+        seat_client,
+        players=2,
+        map_choice="custom",
+        form={"map_text": SPEECH_HALL},
+        test_options={"dice": [1], "start_positions": {"p1": [1, 4], "p2": [1, 2]}},
+    )
+    for action in ({"type": "move", "dir": "W"}, {"type": "pickup"}, {"type": "attack", "dir": "W"}):
+        assert table.act("p1", action).status_code == 200
+    bob = table.clients["p2"]
+    bob.http.set_cookie(reader.READER_COOKIE, "1")
+    feed = Page(bob.board().get_data(as_text=True)).one("#reader-feed").select("[data-seq]")
+    shown = Page(bob.get(f"/g/{table.game_id}").get_data(as_text=True)).select("#reader-log li")
+    for lines in (feed, shown):
+        keys = log_keys(lines)
+        assert keys == sorted(set(keys)), keys  # unique, in the log's order
+        texts = [line.get_text() for line in lines]
+        step = texts.index("Ann attacked you: hit for 1 damage. You have 2 HP.")
+        assert texts[step + 1 :] == ["Your hit points fell to 2.", "Turn 2: your turn."]
+        assert len({seq for seq, _part in keys[step:]}) == 1  # one step, one seq

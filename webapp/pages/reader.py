@@ -106,7 +106,7 @@ def page_parts(rules, view: dict[str, Any], seat: str | None, buttons, names) ->
         cells = [
             [said(speech_kit.cell_words(grid, r, c), names) for c in range(len(row))] for r, row in enumerate(grid.rows)
         ]
-    log = [{"seq": e["seq"], "text": said(e["text"], names)} for e in view["log"][-LOG_SHOWN:]]
+    log = [{**line, "text": said(line["text"], names)} for line in keyed_log(view["log"])[-LOG_SHOWN:]]
     return {
         "reader": {
             "status": described("status"),
@@ -123,6 +123,19 @@ def page_parts(rules, view: dict[str, Any], seat: str | None, buttons, names) ->
             "seat": seat,
         }
     }
+
+
+def keyed_log(entries: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The log's lines, each with its key for the Log (``static/js/reader.js`` adds a line only
+    past the newest key it holds): its ``seq`` and its ``part``, its place among the lines of
+    that seq — one Dungeon of Doom step logs several lines under one seq. Counted over the whole
+    view's log before the Log's window (``LOG_SHOWN``) is cut, so that cut never renumbers a step's
+    lines and a line has the same key on every board that brings it."""
+    keyed: list[dict[str, Any]] = []
+    for entry in entries:
+        same_seq = bool(keyed) and keyed[-1]["seq"] == entry["seq"]
+        keyed.append({"seq": entry["seq"], "part": keyed[-1]["part"] + 1 if same_seq else 0, "text": entry["text"]})
+    return keyed
 
 
 def transcript() -> list[dict[str, str]]:
