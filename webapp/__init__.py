@@ -77,8 +77,9 @@ def create_app(config: dict | None = None) -> Flask:
         store = app.extensions["delve_store"] = Store(app.config["DATABASE_URL"])
     except (SQLAlchemyError, OSError) as error:  # OSError: an SQLite file's folder cannot be made
         raise database_error(app.config["DATABASE_URL"], error) from None
-    # "Your turn" by Web Push (domain/push.py): the service tells it of each turn begun; it sends
-    # from background workers, never in the request.
+    # "Your turn" by Web Push (domain/push.py): the service tells it of each turn begun, and the
+    # turn clock of each pass (reminders of slow turns); it sends from background workers, never
+    # in the request.
     turn_pushes = push.init_app(app)
     # Every change to a game goes through this one service: it stores, then rings the doorbell;
     # the Hall of Fame's entries land inside the transaction of the action that earned them.
@@ -93,6 +94,7 @@ def create_app(config: dict | None = None) -> Flask:
             verdicts.VerdictQueue(store, app.config["SOLVER_QUEUE_MAX"]),
         ],
         turn_listeners=[turn_pushes.turn_started],
+        clock_listeners=[turn_pushes.remind_due],
     )
     # This process's caches, one per app (pages/viewer.py and web/context.py reach them).
     app.extensions["delve_spectator_fragments"] = SpectatorFragments()

@@ -8,6 +8,13 @@ it off the request path.
 - **When**: a seat's turn starts (``GameService`` tells ``turn_started``: the turn clock names
   another seat than before, or the game just started) and none of that seat's pages is open
   (``seats.connected``, which every process's sockets keep), and no bot plays it.
+- **Reminders**: at a slow table whose turn lasts ``REMINDER_FROM_SECONDS`` (12 hours) or more,
+  a turn with a quarter of its time left (``REMINDER_WHEN_LEFT``) and its seat still away gets
+  one more push, ``Reminder: your turn at Ann's table (The Dungeon of Doom), about 6 hours left``
+  (the same tag: it replaces the first in the tray). The turn clock's pass (``remind_due``, run by
+  ``realtime/presence.tick`` on its time) claims it in the database from the stored deadline
+  (``games.turn_reminded``), so it is sent once per turn, across restarts and processes. An
+  hour-long turn gets none: its "your turn" is recent enough.
 - **What**: one push, ``Your turn at Ann's table (The Dungeon of Doom)`` and the table's address:
   never a word of the game (a push passes through the browser vendor's push service, so it is
   not hidden-information-safe). Its TTL is the time left in the turn (a stale "your turn" is
@@ -63,6 +70,10 @@ URGENCY = "high"
 QUEUE_MAX = 1000
 """Turns waiting to be told; past it a turn is not told (and logged): play never waits."""
 SENDERS = 4
+REMINDER_FROM_SECONDS = 12 * 60 * 60
+"""Turns this long or longer get a reminder."""
+REMINDER_WHEN_LEFT = 0.25
+"""The share of the turn's time left when its reminder is due."""
 LOOK_SECONDS = 60.0
 ENDPOINT_MAX = 1024
 DEFAULT_SUBJECT = "mailto:delve@localhost"
@@ -228,6 +239,27 @@ def load_vapid(store: Store, configured: str | None) -> Vapid:
 def turn_message(store: Store, game_id: str) -> dict | None:
     """The push for a turn at this table: its title names the table (by its host) and the game,
     nothing of the game's content; None when the game is gone."""
+    table = _table_words(store, game_id)
+    if table is None:
+        return None
+    return {"title": f"Your turn at {table}", "url": f"/g/{game_id}", "tag": f"delve-turn-{game_id}"}
+
+
+def reminder_message(store: Store, game_id: str, seconds_left: float) -> dict | None:
+    """The reminder of a turn with ``seconds_left`` on its clock: the turn's push, its title saying
+    so and the time left (the same tag: it replaces the first notification)."""
+    table = _table_words(store, game_id)
+    if table is None:
+        return None
+    return {
+        "title": f"Reminder: your turn at {table}, {about_left(seconds_left)}",
+        "url": f"/g/{game_id}",
+        "tag": f"delve-turn-{game_id}",
+    }
+
+
+def _table_words(store: Store, game_id: str) -> str | None:
+    """``Ann's table (The Dungeon of Doom)``: the table by its host, and the game; None when gone."""
     record = store.load(game_id, snapshot=False)
     if record is None:
         return None
@@ -237,7 +269,20 @@ def turn_message(store: Store, game_id: str) -> dict | None:
     entry = BY_SLUG.get(record.slug)
     game_title = entry.title if entry else "Delve"
     table = f"{name}'s table" if name else "your table"
-    return {"title": f"Your turn at {table} ({game_title})", "url": f"/g/{game_id}", "tag": f"delve-turn-{game_id}"}
+    return f"{table} ({game_title})"
+
+
+def about_left(seconds: float) -> str:
+    """The time left on a turn's clock in round words.
+
+    >>> about_left(6 * 3600 - 1), about_left(3600), about_left(18 * 3600 + 1200), about_left(2400), about_left(20)
+    ('about 6 hours left', 'about 1 hour left', 'about 18 hours left', 'about 40 minutes left', 'about 1 minute left')
+    """
+    minutes = max(1, round(seconds / 60))
+    if minutes < 60:
+        return f"about {minutes} minute{'s' if minutes > 1 else ''} left"
+    hours = round(seconds / 3600)
+    return f"about {hours} hour{'s' if hours > 1 else ''} left"
 
 
 def ttl_for(deadline: float | None, now: float) -> int:
@@ -271,7 +316,8 @@ class TurnPushes:
         self._vapid: Vapid | None = None
         self._vapid_lock = threading.Lock()
         self._sleep = sleep
-        self._queue: queue.Queue[tuple[str, str, float | None]] = queue.Queue(maxsize=QUEUE_MAX)
+        # (game, seat, deadline, whether it is the turn's reminder)
+        self._queue: queue.Queue[tuple[str, str, float | None, bool]] = queue.Queue(maxsize=QUEUE_MAX)
         self._started = False
         self._start_lock = threading.Lock()
         # Whether any browser has subscribed (then stays so); looked up at most every LOOK_SECONDS
@@ -307,11 +353,22 @@ class TurnPushes:
 
     def turn_started(self, game_id: str, seat: str, deadline: float | None) -> None:
         """``seat``'s turn began (its clock runs out at ``deadline``, None: no limit): queue it."""
+        if self._anyone_subscribed():
+            self._enqueue(game_id, seat, deadline, reminder=False)
+
+    def remind_due(self, now: float) -> None:
+        """The turn clock's pass at ``now``: claim every slow turn due its reminder (its seat away)
+        and queue it; a claimed reminder is never claimed again, by this process or another."""
         if not self._anyone_subscribed():
             return
+        due = self.store.claim_reminders(now, from_seconds=REMINDER_FROM_SECONDS, left_fraction=REMINDER_WHEN_LEFT)
+        for game_id, seat, deadline in due:
+            self._enqueue(game_id, seat, deadline, reminder=True)
+
+    def _enqueue(self, game_id: str, seat: str, deadline: float | None, *, reminder: bool) -> None:
         self._start_senders()
         try:
-            self._queue.put_nowait((game_id, seat, deadline))
+            self._queue.put_nowait((game_id, seat, deadline, reminder))
         except queue.Full:
             log.warning("push queue full: the turn of %s in %s is not told", seat, game_id)
 
@@ -329,25 +386,31 @@ class TurnPushes:
 
     def _work(self) -> None:
         while True:
-            game_id, seat, deadline = self._queue.get()
+            game_id, seat, deadline, reminder = self._queue.get()
             try:
-                self.tell(game_id, seat, deadline)
+                self.tell(game_id, seat, deadline, reminder=reminder)
             except Exception:  # a database hiccup must not end the sender
                 log.exception("telling %s in %s of their turn failed", seat, game_id)
             finally:
                 self._queue.task_done()
 
-    def tell(self, game_id: str, seat: str, deadline: float | None) -> int:
-        """Send the turn's push to the seat's subscriptions if none of its pages is open; how many
-        were delivered."""
+    def tell(self, game_id: str, seat: str, deadline: float | None, *, reminder: bool = False) -> int:
+        """Send the turn's push (``reminder``: its reminder) to the seat's subscriptions if none of
+        its pages is open; how many were delivered."""
         if not away_without_bot(self.store, game_id, seat):
             return 0
         subscriptions = subscriptions_of_seat(self.store, game_id, seat)
-        message = turn_message(self.store, game_id) if subscriptions else None
+        now = time.time()
+        message = None
+        if subscriptions:
+            if reminder and deadline is not None:
+                message = reminder_message(self.store, game_id, deadline - now)
+            else:
+                message = turn_message(self.store, game_id)
         if message is None:
             return 0
         payload = json.dumps(message)
-        ttl = ttl_for(deadline, time.time())
+        ttl = ttl_for(deadline, now)
         delivered = sum(self.send(subscription, payload, ttl) for subscription in subscriptions)
         self.sent += delivered
         return delivered

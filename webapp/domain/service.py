@@ -76,6 +76,7 @@ class Seated:
 
 Ring = Callable[[str, int, str | None], None]  # (game, revision, the acting page's socket or None)
 TurnListener = Callable[[str, str, float | None], None]  # (game, seat whose turn began, its deadline)
+ClockListener = Callable[[float], None]  # the turn clock's time at each of its passes
 
 
 def turn_began(before_key: str | None, clock: play.Clock | None) -> tuple[str, float | None] | None:
@@ -100,12 +101,15 @@ class GameService:
         ring: Ring,
         writers: Sequence[play.Writer] = (),
         turn_listeners: Sequence[TurnListener] = (),
+        clock_listeners: Sequence[ClockListener] = (),
     ):
         self.store = store
         self._ring = ring
         self.writers = list(writers)
         # Told after a change is stored that a seat's turn began (webapp/domain/push.py); they only queue.
         self.turn_listeners = list(turn_listeners)
+        # Told at each pass of the turn clock (realtime/presence.tick), on its time: turn reminders.
+        self.clock_listeners = list(clock_listeners)
 
     def _tell_turn(self, game_id: str, before_key: str | None, clock: play.Clock | None) -> None:
         began = turn_began(before_key, clock)

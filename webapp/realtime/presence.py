@@ -71,11 +71,15 @@ def end_abandoned(service: GameService, now: float) -> None:
 
 def tick(service: GameService, now: float | None = None) -> None:
     """One pass of the clock: time out overdue turns, drop seats absent beyond the grace period,
-    end the tables nobody but bots has been at for a long time."""
+    end the tables nobody but bots has been at for a long time, then tell the clock's listeners
+    (the reminders of slow turns, domain/push.py: after the timeouts, so an overdue turn is ended,
+    not reminded)."""
     now = time.time() if now is None else now
     expire_turns(service, now)
     drop_absent(service, now)
     end_abandoned(service, now)
+    for listener in service.clock_listeners:
+        listener(now)
 
 
 def heartbeat(store: Store) -> None:

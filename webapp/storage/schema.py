@@ -41,6 +41,9 @@ games = Table(
     Column("turn_key", String(64), nullable=True),
     Column("turn_started_at", Float, nullable=True),
     Column("turn_deadline", Float, nullable=True),
+    # The turn key whose reminder has been claimed (webapp/domain/push.py: a slow turn's last
+    # quarter): set once per turn by whichever process claims it first, so it is sent once.
+    Column("turn_reminded", String(64), nullable=True),
     Column("result", Text, nullable=True),
     Column("created_at", Float, nullable=False),
     Column("updated_at", Float, nullable=False),

@@ -204,6 +204,42 @@ class SeatQueries:
             )
             return [r[0] for r in rows]
 
+    def claim_reminders(self, now: float, *, from_seconds: float, left_fraction: float) -> list[tuple[str, str, float]]:
+        """(game, seat, deadline) of every running turn lasting ``from_seconds`` or more with at most
+        ``left_fraction`` of its time left at ``now``, whose seat is a person's with no page open,
+        and not reminded yet: each is marked reminded here (``games.turn_reminded``), by an update
+        that lands only once per turn key, so of two processes one claims it."""
+        turn_length = games.c.turn_deadline - games.c.turn_started_at
+        not_reminded = games.c.turn_reminded.is_(None) | (games.c.turn_reminded != games.c.turn_key)
+        with self.engine.begin() as conn:
+            due = conn.execute(
+                select(games.c.id, games.c.turn_key, games.c.turn_deadline, seats.c.seat)
+                # A turn key is "<seat>:<number>"; seats are "p<N>", with no LIKE wildcard in them.
+                .join(seats, (seats.c.game_id == games.c.id) & games.c.turn_key.like(seats.c.seat.concat(":%")))
+                .where(
+                    games.c.status == "running",
+                    games.c.turn_deadline.is_not(None),
+                    games.c.turn_started_at.is_not(None),
+                    turn_length >= from_seconds,
+                    games.c.turn_deadline > now,
+                    games.c.turn_deadline - now <= turn_length * left_fraction,
+                    not_reminded,
+                    seats.c.connected == 0,
+                    seats.c.gone == 0,
+                    seats.c.bot.is_(None),
+                )
+            ).all()
+            claimed = []
+            for game_id, turn_key, deadline, seat in due:
+                marked = conn.execute(
+                    update(games)
+                    .where(games.c.id == game_id, games.c.turn_key == turn_key, not_reminded)
+                    .values(turn_reminded=turn_key)
+                ).rowcount
+                if marked:
+                    claimed.append((game_id, seat, deadline))
+            return claimed
+
     def after_restart(self, grace: float) -> None:
         """A server (re)start: every seat of a running game gets a fresh grace period, and every
         running turn at least ``grace`` seconds before it times out (10.6)."""
