@@ -11,6 +11,7 @@ import re
 import pytest
 from sqlalchemy import update
 
+import rules_engine
 from rules_engine.games.shuffle_and_doom import speech as sad_speech
 from tests.engine.test_loss_warnings import sad_hidden_changed
 from tests.page import Page
@@ -269,3 +270,74 @@ def test_every_line_of_a_many_line_step_has_its_own_ordered_key(app, seat_client
         step = texts.index("Ann attacked you: hit for 1 damage. You have 2 HP.")
         assert texts[step + 1 :] == ["Your hit points fell to 2.", "Turn 2: your turn."]
         assert len({seq for seq, _part in keys[step:]}) == 1  # one step, one seq
+
+
+def typed(client, game_id, text, *, version=None):
+    """A command typed on ``client``'s page of a game in the mode, with its page's version."""
+    client.http.set_cookie(reader.READER_COOKIE, "1")
+    if version is None:
+        page = client.http.get(f"/g/{game_id}").get_data(as_text=True)
+        version = re.search(r'name="version" value="(\d+)"', page).group(1)
+    data = {"csrf_token": client.csrf, "command": text, "version": str(version)}
+    return client.http.post(f"/g/{game_id}/command", data=data, headers={"HX-Request": "true"})
+
+
+def test_a_refused_line_is_answered_200_and_only_a_malformed_request_is_a_4xx(app, seat_client):
+    """Refusing a well-formed line is a conversation, not an error (no console error for a typo):
+    200 with the sentence — an unknown word (with the nearest one), not now, not your turn, the game
+    over, a spectator's typo. A 4xx is for a request no page sends as it is: empty (400), too long
+    (413, in test_refusals_say_why_and_change_nothing), a spectator acting (403), an action typed on
+    a board that is no longer the game's (409), a game still in its waiting room (409)."""
+    table = Table(
+        app,
+        seat_client,
+        players=2,
+        map_choice="custom",
+        form={"map_text": SPEECH_HALL},
+        test_options={"dice": [1], "start_positions": {"p1": [1, 4], "p2": [1, 2]}},
+        start=False,
+    )
+    ann, bob = table.clients["p1"], table.clients["p2"]
+    onlooker = seat_client()
+    onlooker.watch(table.game_id)
+    response = typed(ann, table.game_id, "status", version=0)
+    assert response.status_code == 409 and "waiting room" in response.get_data(as_text=True)
+    table.start()
+
+    def answered(client, text, status, **version):
+        response = typed(client, table.game_id, text, **version)
+        assert response.status_code == status, (text, response.status_code)
+        return answer_of(response)
+
+    assert answered(ann, "", 400).startswith("Type a command")
+    assert 'Did you mean "move w"?' in answered(ann, "mvoe w", 200)
+    assert answered(ann, "attack w", 200).startswith("You cannot attack now.")
+    assert answered(bob, "move s", 200) == "It is not your turn: Ann is playing."
+    # A typo is answered as one, whoever's turn it is: the nearest word, not "not your turn".
+    assert 'Did you mean "status"?' in answered(bob, "stauts", 200)
+    assert 'Did you mean "status"?' in answered(onlooker, "stauts", 200)
+    assert "only its players can act" in answered(onlooker, "move s", 403)
+    not_this_board = table.store.load(table.game_id).version + 1
+    assert answered(ann, "move w", 409, version=not_this_board).startswith("The game had moved on")
+    assert answered(ann, "where", 200, version=not_this_board).startswith("North")  # a question acts on no board
+    steps = [("p1", "move w"), ("p1", "pickup"), ("p1", "attack w"), ("p2", "move s"), ("p2", "end")]
+    for seat, line in [*steps, ("p1", "move w"), ("p1", "move w")]:
+        assert answered(table.clients[seat], line, 200).startswith(("Move", "Pick", "Attack", "End"))
+    assert rules_engine.get("dungeon-of-doom").result(table.state())["winners"] == ["p1"]
+    for client in (ann, bob):
+        assert answered(client, "move s", 200).startswith("The game is over.")
+        assert answered(client, "end", 200).startswith("The game is over.")
+        assert 'Did you mean "score"?' in answered(client, "scor", 200)
+
+
+def test_an_action_the_engine_refuses_after_all_is_answered_200_and_changes_nothing(player, store, monkeypatch):
+    """A typed line is read into one of the seat's commands now, so the engine refusing it is a
+    "not now" (the rules' reason, said), not a malformed request."""
+
+    def refused(_game, _seat, _action):
+        raise rules_engine.IllegalAction("The stat sets are not dealt yet.")
+
+    monkeypatch.setattr(play, "_apply", refused)
+    response = command(player, "choose top")
+    assert response.status_code == 200 and answer_of(response) == "The stat sets are not dealt yet."
+    assert play.load_game(store, player.game_id).version == 0

@@ -4,10 +4,18 @@ A typed command is read by ``rules_engine.speech.read`` against the seat's comma
 out from its view and legal actions, as its page's buttons are): an action goes through the very
 path a clicked button takes (``service().act``: the version lock, stored before it is answered,
 pushed to the other pages, undoable); a question is answered from the seat's view; anything else
-is answered with why not (200: a conversation, not an error; a malformed request — empty, too
-long, without its version, a spectator's action, a stale version — is a 4xx). Every answer goes
-to the page's live region and its transcript (``pages/reader.py``): swapped in for htmx, after
-a reload (303) without script.
+is answered with why not.
+
+Status codes: refusing a well-formed line is a conversation, not an error, so it answers 200 with
+the sentence (no console error for a typo) — an unknown word (with the nearest one), a command
+that does not fit now, not your turn, the game over, a spectator's typo, the rules refusing a read
+action after all. A 4xx is only for a request no page sends as it is: empty (400), too long (413),
+without a readable version (400), a spectator acting (403), an action typed on a board the game
+has moved past (409, with the board as it stands), and a command to a game still in its waiting
+room (409: the waiting room has no command line, so only a hand-made request gets there).
+
+Every answer goes to the page's live region and its transcript (``pages/reader.py``): swapped in
+for htmx, after a reload (303) without script (a 4xx comes back as the page, with its status).
 """
 
 from __future__ import annotations
@@ -118,7 +126,8 @@ def command(game_id: str):
     if reading.action is None:
         if not line:
             return _answered(game, seat, line, reading.text, 400)
-        if seat is None:
+        acting = _starts_with_a_verb(line, verbs)
+        if seat is None and acting:
             return _answered(
                 game,
                 seat,
@@ -126,8 +135,10 @@ def command(game_id: str):
                 "You are watching this game: only its players can act. Questions work: type help.",
                 403,
             )
-        # A command that does not fit is answered, not an error: the conversation goes on.
-        why = _not_your_turn(game, seat)
+        # A line that does not fit is answered, not an error: the conversation goes on. One of the
+        # game's words is told why not now; any other word, the nearest one (a typo of a question
+        # is a typo, whoever's turn it is).
+        why = _not_your_turn(game, seat) if acting else None
         return _answered(game, seat, line, why or reader.said(reading.text, names), 200)
     if seat is None:  # a spectator has no commands, so no action is read for one
         abort(403, description="You are watching this game: only its players can act.")
@@ -136,10 +147,10 @@ def command(game_id: str):
     label = game.rules.action_label(game.state, reading.action)
     try:
         after = service().act(game, seat, reading.action, page=_page_socket())
-    except rules_engine.InvalidAction as error:
-        return _answered(game, seat, line, str(error), 400)
-    except rules_engine.IllegalAction as error:
-        return _answered(game, seat, line, str(error), 422)
+    except (rules_engine.InvalidAction, rules_engine.IllegalAction) as error:
+        # The line was read into one of the seat's own commands: the rules refusing it after all
+        # is a "not now", said, not a malformed request.
+        return _answered(game, seat, line, str(error), 200)
     except StaleVersion:
         return _answered(game_or_404(game_id), seat, line, MOVED_ON, 409)
     before = board_renderer.log_mark(view["log"])
@@ -148,6 +159,11 @@ def command(game_id: str):
     answer = reader.said(" ".join([done, *outcome]), names)
     # The live region says which action it was; the Log (a live region too) reads its outcome.
     return _answered(after, seat, line, answer, 200, live=reader.said(done, names))
+
+
+def _starts_with_a_verb(line: str, verbs) -> bool:
+    """Whether a typed line starts with one of the game's action words (an attempt to act)."""
+    return line.split(" ", 1)[0] in {speech_kit.normalised(verb) for verb in verbs}
 
 
 def _answered(game, seat: str | None, line: str, answer: str, status: int, live: str | None = None):
