@@ -13,6 +13,7 @@ from flask import abort, current_app, make_response, render_template, request, u
 from jinja2_fragments.flask import render_blocks
 
 from rules_engine import undo
+from rules_engine.options import Option
 from rules_engine.undo import is_practice
 
 from ..domain import bots, browsers, deal_pools, deals, hints, play
@@ -201,6 +202,17 @@ def _onlookers_words(entries: list, players_words: str, onlookers_words: str) ->
     return [{**e, "text": onlookers_words} if e["text"] == players_words else e for e in entries]
 
 
+def turn_limit_words(schema: tuple[Option, ...], options: dict) -> str | None:
+    """A table's turn limit in its creation form's words ("1 day", "No limit"), from the game's
+    ``turn_seconds`` option; None for a game without one. A limit the form does not offer (the
+    engine takes any whole number in the short range) is said in seconds."""
+    option = next((o for o in schema if o.name == "turn_seconds"), None)
+    if option is None or "turn_seconds" not in options:
+        return None
+    seconds = options["turn_seconds"]
+    return next((label for value, label in option.choices if str(value) == str(seconds)), f"{seconds} seconds")
+
+
 def render_game(
     game: play.LoadedGame,
     seat: str | None,
@@ -264,6 +276,7 @@ def render_game(
             table_size=play.table_size(game.rules, game.record.options),
             is_host=seat is not None and any(row["host"] and row["seat"] == seat for row in context["seats"]),
             bot_levels=bots.LEVELS if takes_bots(game.record) else (),
+            turn_limit=turn_limit_words(entry.options, game.record.options),
             view=None,
             buttons=[],
             result=None,
