@@ -20,7 +20,10 @@ SCREENS = Path(__file__).resolve().parents[1] / "test-artifacts" / "screens"
 def start_game(page) -> None:
     page.goto("/")
     switch = page.get_by_role("button", name="Screen reader mode")
-    switch.click()
+    # The first control of the page, as a blind player reaches it: Tab, then Enter.
+    page.keyboard.press("Tab")
+    expect(switch).to_be_focused()
+    page.keyboard.press("Enter")
     expect(page.get_by_role("button", name="Screen reader mode")).to_have_attribute("aria-pressed", "true")
     entry = page.get_by_role("listitem").filter(has=page.get_by_role("heading", name="Shuffle and Doom!", exact=True))
     entry.get_by_role("group").click()  # the closed Options fold

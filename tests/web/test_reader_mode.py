@@ -341,3 +341,16 @@ def test_an_action_the_engine_refuses_after_all_is_answered_200_and_changes_noth
     response = command(player, "choose top")
     assert response.status_code == 200 and answer_of(response) == "The stat sets are not dealt yet."
     assert play.load_game(store, player.game_id).version == 0
+
+
+def test_the_switch_keeps_out_of_sight_until_focused_and_the_front_page_offers_a_visible_one(seat_client):
+    """Off, the first control shows only when focused (a sighted player's page keeps its room); the
+    front page says the mode exists with a button anyone sees; on, the switch stays in view."""
+    client = seat_client()
+    front = client.get("/").get_data(as_text=True)
+    assert 'class="reader-switch"' in front
+    assert "Switch to text-first pages" in front
+    client.http.post("/reader", data={"csrf_token": client.csrf, "on": "1", "next": "/"})
+    front_on = client.get("/").get_data(as_text=True)
+    assert 'class="reader-switch on"' in front_on
+    assert "Switch to text-first pages" not in front_on
