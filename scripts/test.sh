@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Command 2: set up from nothing (Debian's Chromium included) and run every test, browser tests too.
-# Extra arguments go to pytest (e.g. `scripts/test.sh -k combat`); without any, ruff, mypy and lint-imports run first.
+# Extra arguments go to one pytest run (e.g. `scripts/test.sh -k combat`); without any, ruff, mypy and
+# lint-imports run first, then every test in three steps (below).
 source "$(dirname "$0")/_setup.sh"
 delve_setup test
 ensure_debian_packages chromium postgresql redis-server
@@ -16,7 +17,26 @@ if [ "$#" -eq 0 ]; then
   echo "==> lint-imports (webapp's layers; no web framework in domain/storage; rules_engine knows no webapp)"
   .venv/bin/lint-imports
 fi
-echo "==> running the tests"
-# One process, in order: the browser tests and the production proofs (real servers, timeouts) are
-# timing-sensitive, and running them beside the busy engine and web tests made them flaky.
-exec .venv/bin/python -m pytest "$@"
+if [ "$#" -gt 0 ]; then
+  echo "==> running the tests: $*"
+  exec .venv/bin/python -m pytest "$@"
+fi
+# The whole run, on every core the machine has (pytest-xdist; --dist loadfile keeps a file's tests
+# and its module fixtures in one worker), in three steps:
+#  1. the engine and web tests (pure CPU: the Flask test client, no servers);
+#  2. the browser tests (each worker its own gunicorn and Chromium);
+#  3. the production proofs (tests/ops: kills, restarts, outages, two processes on PostgreSQL and
+#     Redis) alone, in order: they time real servers and must not share the machine.
+# Each step runs even if an earlier one failed, so one run reports every failure; the exit code is
+# the first failure's.
+WORKERS="${DELVE_TEST_WORKERS:-$(nproc)}"
+status=0
+run_step() {
+  echo "==> $1"
+  shift
+  .venv/bin/python -m pytest "$@" || { rc=$?; [ "$status" -ne 0 ] || status=$rc; }
+}
+run_step "engine and web tests ($WORKERS workers)" -n "$WORKERS" --dist loadfile rules_engine webapp tests --ignore=tests/ops
+run_step "browser tests ($WORKERS workers)" -n "$WORKERS" --dist loadfile e2e
+run_step "production proofs (one process)" tests/ops
+exit "$status"
