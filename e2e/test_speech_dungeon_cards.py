@@ -13,15 +13,14 @@ import re
 
 from playwright.sync_api import expect
 
+from e2e.reader import reader_mode, say
+
 ESCAPE = "JH 2C 9D 3S 7H 4D 8S 6D"
 GAME_URL = re.compile(r".*/g/[A-Za-z0-9_-]{20,}$")
 
 
 def open_table(page) -> None:
-    page.goto("/")
-    # The first control of the page, as a blind player reaches it: the keyboard.
-    page.get_by_role("button", name="Screen reader mode").press("Enter")
-    expect(page.get_by_role("button", name="Screen reader mode")).to_have_attribute("aria-pressed", "true")
+    reader_mode(page)
     entry = page.get_by_role("listitem").filter(has=page.get_by_role("heading", name="Dungeon Cards", exact=True))
     entry.get_by_label("Your name").fill("Ann")
     entry.get_by_role("group").click()  # the closed Options fold
@@ -30,14 +29,6 @@ def open_table(page) -> None:
     entry.get_by_label("Shuffles").select_option("stacked")
     entry.get_by_role("button", name="Open a Dungeon Cards table").click()
     page.wait_for_url(GAME_URL)
-
-
-def say(page, command: str, answer: str | re.Pattern) -> None:
-    """Type a command and wait for the live region to read ``answer``."""
-    box = page.get_by_role("textbox", name="Command")
-    box.fill(command)
-    box.press("Enter")
-    expect(page.get_by_role("status").filter(has_text=re.compile(".")).last).to_contain_text(answer)
 
 
 def test_a_solo_escape_by_typed_commands(page, axe_check):

@@ -21,16 +21,11 @@ import re
 
 from playwright.sync_api import expect
 
+from e2e.reader import reader_mode, say
+
 MAP = "name Speech Hall\nwin 1\n#######\n#E.G..#\n#.....#\n#######"
 FORCED = {"dice": [1], "start_positions": {"p1": [1, 4], "p2": [1, 2]}}
 GAME_URL = re.compile(r".*/g/[A-Za-z0-9_-]{20,}$")
-
-
-def reader_mode(page) -> None:
-    page.goto("/")
-    # The first control of the page, as a blind player reaches it: the keyboard.
-    page.get_by_role("button", name="Screen reader mode").press("Enter")
-    expect(page.get_by_role("button", name="Screen reader mode")).to_have_attribute("aria-pressed", "true")
 
 
 def with_test_options(route) -> None:
@@ -74,14 +69,6 @@ def live(page):
 def announced(page):
     """The live log: what happened at the table, each line once, in order."""
     return page.get_by_role("log", name="Log")
-
-
-def say(page, command: str, answer: str | re.Pattern) -> None:
-    """Type a command and wait for the live region to read ``answer``."""
-    box = page.get_by_role("textbox", name="Command")
-    box.fill(command)
-    box.press("Enter")
-    expect(live(page)).to_contain_text(answer)
 
 
 def test_two_seats_play_to_a_win_by_typed_commands(page, new_page, axe_check, console_errors):

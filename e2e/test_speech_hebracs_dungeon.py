@@ -14,38 +14,19 @@ import re
 
 from playwright.sync_api import expect
 
+from e2e.reader import act, reader_mode, say
+
 DECK = " ".join(["AH", "AD", "AS", "AC"] + ["2H"] * 8 + ["AH", "2S", "AS", "AC"] + ["2S"] * 8 + ["5D"] * 6)
 GAME_URL = re.compile(r".*/g/[A-Za-z0-9_-]{20,}$")
 
 
 def start_game(page) -> None:
-    page.goto("/")
-    # The first control of the page, as a blind player reaches it: the keyboard.
-    page.get_by_role("button", name="Screen reader mode").press("Enter")
-    expect(page.get_by_role("button", name="Screen reader mode")).to_have_attribute("aria-pressed", "true")
+    reader_mode(page)
     entry = page.get_by_role("listitem").filter(has=page.get_by_role("heading", name="Hebrac's Dungeon", exact=True))
     entry.get_by_role("group").first.click()  # the closed Options fold: its summary is all there is to click
     entry.get_by_label("Stacked deal").fill(DECK)
     entry.get_by_role("button", name="Play Hebrac's Dungeon").click()
     page.wait_for_url(GAME_URL)
-
-
-def say(page, command: str, answer: str | re.Pattern) -> None:
-    """Type a command and wait for the live region (role status) to read ``answer``."""
-    box = page.get_by_label("Command", exact=True)
-    box.fill(command)
-    box.press("Enter")
-    expect(page.get_by_role("status")).to_contain_text(answer)
-    expect(page.get_by_role("list", name="Transcript").get_by_role("listitem").last).to_contain_text(command)
-
-
-def act(page, command: str, outcome: str | re.Pattern) -> None:
-    """Type a command that acts and wait for the Log (a live region too) to read its ``outcome``."""
-    box = page.get_by_label("Command", exact=True)
-    box.fill(command)
-    box.press("Enter")
-    expect(page.get_by_role("list", name="Transcript").get_by_role("listitem").last).to_contain_text(command)
-    expect(page.get_by_role("log", name="Log")).to_contain_text(outcome)
 
 
 def test_a_whole_game_by_typed_commands(page, axe_check):

@@ -12,6 +12,8 @@ from pathlib import Path
 
 from playwright.sync_api import expect
 
+from e2e.reader import say
+
 S2_DECK = "5C 8D 3H 9S 7D KS JS QH 6S"
 GAME_URL = re.compile(r".*/g/[A-Za-z0-9_-]{20,}$")
 SCREENS = Path(__file__).resolve().parents[1] / "test-artifacts" / "screens"
@@ -31,15 +33,6 @@ def start_game(page) -> None:
     entry.get_by_label("Stacked deal").fill(S2_DECK)
     entry.get_by_role("button", name="Play Shuffle and Doom!").click()
     page.wait_for_url(GAME_URL)
-
-
-def say(page, command: str, answer: str | re.Pattern) -> None:
-    """Type a command and wait for the live region (role status) to read ``answer``."""
-    box = page.get_by_label("Command", exact=True)
-    box.fill(command)
-    box.press("Enter")
-    expect(page.get_by_role("status")).to_contain_text(answer)
-    expect(page.get_by_role("list", name="Transcript").get_by_role("listitem").last).to_contain_text(command)
 
 
 def test_a_whole_game_by_typed_commands(page, axe_check):

@@ -88,22 +88,24 @@
   document.addEventListener("htmx:afterSettle", followFeed);
   document.addEventListener("htmx:oobAfterSwap", followFeed);
 
-  /* The command box: emptied once its command was answered (unless something else was typed
-     meanwhile), and keeps the focus. */
-  var sent = null;
+  /* The command box: emptied once its command was answered, unless the player typed in it
+     meanwhile (even the same words again: a second "move e" typed while the first is on its way
+     must not be wiped), and keeps the focus. */
+  var typedSinceSent = false;
   function isCommand(event) {
     var form = event.detail && event.detail.elt;
     return !!(form && form.id === "command-form");
   }
+  document.addEventListener("input", function (event) {
+    if (event.target && event.target.id === "command") typedSinceSent = true;
+  });
   document.addEventListener("htmx:beforeRequest", function (event) {
-    var box = document.getElementById("command");
-    if (isCommand(event) && box) sent = box.value;
+    if (isCommand(event)) typedSinceSent = false;
   });
   document.addEventListener("htmx:afterRequest", function (event) {
     var box = document.getElementById("command");
     if (!isCommand(event) || !box) return;
-    if (box.value === sent && event.detail.xhr && event.detail.xhr.status < 500) box.value = "";
-    sent = null;
+    if (!typedSinceSent && event.detail.xhr && event.detail.xhr.status < 500) box.value = "";
     box.focus();
   });
 })();
