@@ -294,7 +294,15 @@
     var presenceHolder = document.querySelector("[data-presence]");
     var presence = presenceHolder ? presenceHolder.getAttribute("data-presence") : null;
     var lastWatch = 0;
-    function watch() {
+    /* The id of the last chat message this page shows: a page that (re)connects, or comes back
+       into view, asks for the ones said since (a message said while it had no socket is not lost). */
+    function lastChatId() {
+      var items = document.querySelectorAll("#chat-log li[data-chat-id]");
+      var last = 0;
+      items.forEach(function (item) { last = Math.max(last, parseInt(item.getAttribute("data-chat-id"), 10) || 0); });
+      return last;
+    }
+    function watch(catchUp) {
       lastWatch = Date.now();
       var root = game();
       var logSeen = document.getElementById("log-seen");
@@ -303,6 +311,7 @@
       if (!isNaN(mark)) message.log_seen = mark;
       var viewer = document.body.getAttribute("data-viewer");
       if (viewer) message.viewer = viewer;
+      if (catchUp && document.getElementById("chat-log")) message.chat_after = lastChatId();
       socket.emit("watch", message);
     }
     /* Our own requests name this page's socket, so the server does not push us the board our
@@ -312,7 +321,7 @@
     });
     socket.on("connect", function () {
       document.documentElement.setAttribute("data-live", "connected");
-      watch();
+      watch(true);
     });
     /* A push can be lost without the socket dropping (a Redis blip between server processes
        drops it): every 30 s, and whenever the tab comes back into view, the page says which
@@ -321,7 +330,7 @@
     document.addEventListener("visibilitychange", function () {
       /* At most once a second: with the 30 s re-announcement that stays under the 2 messages a
          second the server allows a page, however fast someone switches tabs. */
-      if (document.visibilityState === "visible" && socket.connected && Date.now() - lastWatch >= 1000) watch();
+      if (document.visibilityState === "visible" && socket.connected && Date.now() - lastWatch >= 1000) watch(true);
     });
     socket.on("connect_error", function (error) {
       /* Refused by the server (too many pages open from this address): say so and stop trying. */
@@ -378,7 +387,10 @@
     socket.on("chat", function (message) {
       var log = document.getElementById("chat-log");
       if (!log || !message) return;
+      var id = typeof message.id === "number" ? message.id : null;
+      if (id !== null && log.querySelector('li[data-chat-id="' + id + '"]')) return;  /* caught up already */
       var item = document.createElement("li");
+      if (id !== null) item.setAttribute("data-chat-id", String(id));
       var who = document.createElement("strong");
       who.textContent = String(message.name) + ":";
       item.appendChild(who);

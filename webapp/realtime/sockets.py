@@ -185,13 +185,15 @@ def announce_restart() -> None:
         log.exception("could not tell open pages that the server is restarting")
 
 
+def chat_payload(message: dict) -> dict:
+    """What a page is sent of a chat message: public to the table, escaped by the page; the id
+    lets a page that reconnects ask for what it missed (``watch``'s ``chat_after``)."""
+    return {"id": message["id"], "name": message["name"], "seat": message["seat"], "text": message["text"]}
+
+
 def push_chat(game_id: str, message: dict) -> None:
-    """Chat is the one thing pushed as data: it is public to the table and escaped by the page."""
-    socketio.emit(
-        "chat",
-        {"name": message["name"], "seat": message["seat"], "text": message["text"]},
-        to=table_room_of(game_id),
-    )
+    """Chat is the one thing pushed as data."""
+    socketio.emit("chat", chat_payload(message), to=table_room_of(game_id))
 
 
 def board_pushes() -> BoardPushes:
@@ -347,6 +349,7 @@ def on_connect(_auth=None):
 
 
 MAX_LOG_SEEN = 10**9
+MAX_CHAT_ID = 2**53  # the largest whole number a page's script holds exactly
 
 
 @handles("watch")
@@ -409,6 +412,12 @@ def watch(data):
             board_pushes().changed(game_id, revision)
         else:
             emit("changed", {"revision": revision})
+    chat_after = data.get("chat_after")
+    if isinstance(chat_after, int) and not isinstance(chat_after, bool) and 0 <= chat_after <= MAX_CHAT_ID:
+        # Said while this page had no socket (between its drawing and its connection, or while it
+        # was cut off): a (re)connecting page names the last message it shows.
+        for message in store.chat_after(game_id, chat_after):
+            emit("chat", chat_payload(message))
     return {"ok": True, "revision": revision}
 
 

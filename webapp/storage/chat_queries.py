@@ -34,6 +34,17 @@ class ChatQueries:
                 for r in reversed(list(rows))
             ]
 
+    def chat_after(self, game_id: str, after: int, limit: int = 50) -> list[dict]:
+        """The game's messages newer than message ``after``, oldest first (at most ``limit``)."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(chat).where(chat.c.game_id == game_id, chat.c.id > after).order_by(chat.c.id).limit(limit)
+            ).mappings()
+            return [
+                {"id": r["id"], "seat": r["seat"], "name": r["name"], "text": r["text"], "at": r["created_at"]}
+                for r in rows
+            ]
+
     def recent_chat_count(self, game_id: str, seat: str, since: float) -> int:
         with self.engine.connect() as conn:
             return conn.execute(
