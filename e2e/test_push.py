@@ -1,6 +1,6 @@
 """'Your turn' in a real Chromium (issue 29, item 5): the service worker registers, a push delivered
 through the DevTools protocol (``ServiceWorker.deliverPushMessage``, as a push service would) shows
-its notification, and clicking it opens the table.
+its notification, and clicking it opens the table; Chromium finds the site installable.
 
 What is proved and what is not: Chromium has no DevTools command to click a notification, and a
 ``notificationclick`` dispatched by script carries no user activation, so the browser would refuse
@@ -37,6 +37,11 @@ def test_a_push_shows_the_turn_notification_and_its_click_opens_the_table(page, 
     cdp.on("ServiceWorker.workerRegistrationUpdated", lambda event: registrations.extend(event["registrations"]))
     cdp.send("ServiceWorker.enable")
     assert page.evaluate(WORKER_READY) == "activated"
+    # The site installs as an app: Chromium's own check finds nothing missing (manifest, icons,
+    # start URL, display mode, service worker) but what a test browser is: a fresh, incognito-like
+    # profile, where Chromium installs nothing.
+    errors = cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]
+    assert [e["errorId"] for e in errors if e["errorId"] != "in-incognito"] == []
     registration = next(r for r in registrations if r["scopeURL"] == base_url.rstrip("/") + "/")
 
     message = {"title": "Your turn at Ann's table (The Dungeon of Doom)", "url": f"/g/{game_id}", "tag": "t"}
