@@ -25,8 +25,9 @@ fi
 # and its module fixtures in one worker), in three steps:
 #  1. the engine and web tests (pure CPU: the Flask test client, no servers);
 #  2. the browser tests (each worker its own gunicorn and Chromium);
-#  3. the production proofs (tests/ops: kills, restarts, outages, two processes on PostgreSQL and
-#     Redis) alone, in order: they time real servers and must not share the machine.
+#  3. the production proofs (tests/ops: kills, restarts, outages, two processes on PostgreSQL
+#     and Redis; each worker starts its own servers): mostly waiting on real servers, so they get
+#     the machine to themselves rather than share it with the busy steps.
 # Each step runs even if an earlier one failed, so one run reports every failure; the exit code is
 # the first failure's.
 WORKERS="${DELVE_TEST_WORKERS:-$(nproc)}"
@@ -34,9 +35,9 @@ status=0
 run_step() {
   echo "==> $1"
   shift
-  .venv/bin/python -m pytest "$@" || { rc=$?; [ "$status" -ne 0 ] || status=$rc; }
+  .venv/bin/python -m pytest -n "$WORKERS" --dist loadfile --durations=10 "$@" || { rc=$?; [ "$status" -ne 0 ] || status=$rc; }
 }
-run_step "engine and web tests ($WORKERS workers)" -n "$WORKERS" --dist loadfile rules_engine webapp tests --ignore=tests/ops
-run_step "browser tests ($WORKERS workers)" -n "$WORKERS" --dist loadfile e2e
-run_step "production proofs (one process)" tests/ops
+run_step "engine and web tests ($WORKERS workers)" rules_engine webapp tests --ignore=tests/ops
+run_step "browser tests ($WORKERS workers)" e2e
+run_step "production proofs ($WORKERS workers)" tests/ops
 exit "$status"

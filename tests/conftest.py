@@ -57,6 +57,7 @@ SLOW = (
     "tests/web/test_route_fuzz.py::test_fuzz_",
     "tests/web/test_hostile_pass2_replays.py::TestImportWork::test_a_rebuild_under_gevent_lets_other_greenlets_run",
     "tests/web/test_sixth_game.py",
+    "tests/web/test_hidden_at_scale.py",  # 1,000 random games of each game: about two minutes
     "tests/web/test_hebracs_dungeon_web.py::test_no_hidden_card_in_any_body[12]",
     "tests/web/test_dungeon_cards_web.py::TestPage::test_random_games_render_for_every_seat_without_leaking_hands",
     "tests/web/test_clear_the_dungeon_web.py::test_no_face_down_card_or_deck_order_in_any_body[line B]",

@@ -18,7 +18,7 @@ log line names a face-down card, the deck's order, the seed or a tile the viewer
 The checks build on the per-game hidden-information tests (imported from those files), so a
 rule sharpened there is sharpened here too: their own strict checks run on the end pages and on
 every step of the first engine-run game, a one-pass card scan on everything else. A failure
-names the game and its seed; ``GAME_SEED=<seed> pytest tests/ops/test_hidden_at_scale.py -k
+names the game and its seed; ``GAME_SEED=<seed> pytest tests/web/test_hidden_at_scale.py -k
 <slug>`` replays that game alone, through HTTP and then every step through every viewer's eyes."""
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ RENDER_EVERY = 16  # one game in this many also renders its end, and renders twi
 # A generous cap: 95 % of the games end sooner (random play in Hebrac's Dungeon can wander
 # cleared rooms for thousands of steps; the cap keeps 85 % of its steps).
 MAX_STEPS = 600
-WEB_TESTS = Path(__file__).resolve().parents[1] / "web"
+WEB_TESTS = Path(__file__).resolve().parent
 # What differs between two renders of one state: each request context has its own session (CSRF
 # token), a signed presence ticket carries its own time, a countdown the seconds left.
 PER_REQUEST = re.compile(
