@@ -215,6 +215,26 @@ def console_errors(console_watch):
     return console_watch.errors
 
 
+EVERY_SCREENSHOT = os.environ.get("DELVE_SCREENSHOTS") == "1"
+"""Shoot every test's pages as it ends; by default only a failed test's (a full-page PNG of each
+of a test's pages costs about as much as a short test)."""
+
+
+FAILED = pytest.StashKey[bool]()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    if report.failed:
+        item.stash[FAILED] = True
+
+
+def _wanted(request) -> bool:
+    return EVERY_SCREENSHOT or request.node.stash.get(FAILED, False)
+
+
 def _screenshot(pages, name):
     ARTIFACTS.mkdir(exist_ok=True)
     for index, open_page in enumerate(pages):
@@ -232,11 +252,13 @@ def _artifact_name(request) -> str:
 
 @pytest.fixture(autouse=True)
 def screenshot_at_the_end(request, context):
-    """Save a screenshot of the test's pages when it ends (test-artifacts/, not committed).
+    """Save a screenshot of a failed test's pages when it ends (test-artifacts/, not committed;
+    every test's with ``DELVE_SCREENSHOTS=1``).
 
     Depends on ``context`` so that it is torn down, and shoots, before the context closes."""
     yield
-    _screenshot(context.pages, _artifact_name(request))
+    if _wanted(request):
+        _screenshot(context.pages, _artifact_name(request))
 
 
 @pytest.fixture
@@ -250,7 +272,8 @@ def new_page(browser, base_url, request):
         return ctx.new_page()
 
     yield make
-    _screenshot([p for ctx in contexts for p in ctx.pages], _artifact_name(request) + "-other")
+    if _wanted(request):
+        _screenshot([p for ctx in contexts for p in ctx.pages], _artifact_name(request) + "-other")
     for ctx in contexts:
         ctx.close()
 

@@ -17,10 +17,12 @@ from webapp.pages.rendering import pretty_cards
 SOLO_GAMES = ["shuffle-and-doom", "clear-the-dungeon", "hebracs-dungeon"]
 
 
-def play_to_the_end(client, store, seed: int = 1, limit: int = 3000) -> None:
+def play_to_the_end(client, store, seed: int = 1, limit: int = 3000, patience: int = 300) -> None:
     """The client's game played through its pages with random legal actions until it is over
-    (the way out whenever it is open, and resigning if the walk runs long, so every game ends;
-    the deal is the server's secret one, so the walk differs from run to run)."""
+    (the way out whenever it is open, and resigning once the walk passes ``patience`` steps where
+    the game lets one resign, so every game ends without a Hebrac's Dungeon walk wandering its
+    cleared rooms for thousands of requests; the deal is the server's secret one, so the walk
+    differs from run to run)."""
     rng = random.Random(seed)
     record = store.load(client.game_id)
     rules = rules_engine.get(record.slug)
@@ -33,7 +35,7 @@ def play_to_the_end(client, store, seed: int = 1, limit: int = 3000) -> None:
         ends = [a for a in legal if a["type"] in ("resign", "give_up", "abandon")]
         ways_out = [a for a in legal if a["type"] == "exit"]
         action = rng.choice(
-            ways_out or (ends if ends and _ > limit - 20 else [a for a in legal if a not in ends] or legal)
+            ways_out or (ends if ends and _ >= patience else [a for a in legal if a not in ends] or legal)
         )
         client.version = record.version
         assert client.act(action).status_code == 200
