@@ -17,6 +17,7 @@ import rules_engine
 from rules_engine import speech
 from rules_engine.games.clear_the_dungeon import speech as ctd_speech
 from tests.engine.test_loss_warnings import ctd_hidden_changed
+from tests.helpers.speech import checked_commands
 
 R = rules_engine.get("clear-the-dungeon")
 SEEDS = tuple(range(8))
@@ -46,18 +47,6 @@ def with_every_king(state: dict) -> dict:
     return state
 
 
-def check_commands(state: dict) -> list[speech.Command]:
-    view, legal = R.view(state, "p1"), R.legal_actions(state, "p1")
-    commands = R.speech.commands(view, legal)
-    assert [c.action for c in commands] == legal
-    typed = [speech.normalised(c.typed) for c in commands]
-    assert len(set(typed)) == len(typed), typed
-    for command in commands:
-        assert command.word in R.speech.VERBS and command.says
-        assert speech.read(command.typed.upper(), commands, R.speech.VERBS).action == command.action
-    return commands
-
-
 def check_answers(view: dict) -> None:
     for topic in speech.TOPICS:
         answer = R.speech.describe(view, topic)
@@ -70,17 +59,17 @@ def check_answers(view: dict) -> None:
 @pytest.mark.parametrize("seed", SEEDS)
 def test_every_legal_action_is_one_command_that_reads_back(seed):
     for state in states_along_a_game(seed):
-        check_commands(state)
+        checked_commands(R, state)
         check_answers(R.view(state, "p1"))
         check_answers(R.view(state, None))
 
 
 def test_the_king_items_and_the_peek_decision_have_their_own_words():
     state = with_every_king(R.new_game(5, ["p1"]))
-    words = {c.word for c in check_commands(state)}
+    words = {c.word for c in checked_commands(R, state)}
     assert {"bury", "peek", "double", "draw", "play", "end"} <= words
     peeked = R.apply(state, "p1", {"type": "use_item", "item": "KD"})
-    assert [c.typed for c in check_commands(peeked)] == ["top", "leave", "resign"]
+    assert [c.typed for c in checked_commands(R, peeked)] == ["top", "leave", "resign"]
     card = R.view(peeked, "p1")["pending"]["card"]
     assert rules_engine.cards.Card.parse(card).name in R.speech.describe(R.view(peeked, "p1"), "status")
     refused = speech.read(
@@ -92,7 +81,7 @@ def test_the_king_items_and_the_peek_decision_have_their_own_words():
 def test_cards_are_named_as_the_page_numbers_the_hand_and_monsters_by_their_card():
     state = R.new_game(1, ["p1"])
     view = R.view(state, "p1")
-    command = next(c for c in check_commands(state) if c.word == "play")
+    command = next(c for c in checked_commands(R, state) if c.word == "play")
     number, monster = command.argument.split()
     assert view["hand"][int(number) - 1] == command.action["card"]
     target = next(d for d in view["dungeon"] if d["pos"] == command.action["target"])
@@ -110,7 +99,7 @@ def test_the_answers_read_the_view_alone(seed):
         assert twin != state and R.view(twin, "p1") == R.view(state, "p1")
         for topic in ANSWERED:
             assert R.speech.describe(R.view(twin, "p1"), topic) == R.speech.describe(R.view(state, "p1"), topic)
-        assert R.speech.commands(R.view(twin, "p1"), R.legal_actions(twin, "p1")) == check_commands(state)
+        assert R.speech.commands(R.view(twin, "p1"), R.legal_actions(twin, "p1")) == checked_commands(R, state)
 
 
 def test_the_how_to_play_table_names_every_word_and_question():
@@ -119,7 +108,7 @@ def test_the_how_to_play_table_names_every_word_and_question():
     shapes = {re.sub(r"\d+", "N", re.sub(r"\b[jqk][shdc]\b", "M", typed)) for typed in forms}
     for seed in SEEDS:
         for state in states_along_a_game(seed)[:30]:
-            for command in check_commands(state):
+            for command in checked_commands(R, state):
                 shape = re.sub(r"\d+", "N", re.sub(r"\b[jqk][shdc]\b", "M", command.typed))
                 assert shape in shapes, command.typed
     assert [topic for topic, _ in ctd_speech.QUESTIONS] == list(speech.TOPICS)

@@ -17,6 +17,7 @@ import pytest
 import rules_engine
 from rules_engine import speech
 from rules_engine.games.dungeon_cards import speech as dc_speech
+from tests.helpers.speech import checked_commands
 
 R = rules_engine.get("dungeon-cards")
 ANSWERED = ("status", "where", "hand", "board", "score")
@@ -67,18 +68,6 @@ def states_along_a_game(seed: int, players: list[str], options: dict) -> list[di
     return states
 
 
-def check_commands(state: dict, seat: str) -> list[speech.Command]:
-    view, legal = R.view(state, seat), R.legal_actions(state, seat)
-    commands = R.speech.commands(view, legal)
-    assert [c.action for c in commands] == legal
-    typed = [speech.normalised(c.typed) for c in commands]
-    assert len(set(typed)) == len(typed), typed
-    for command in commands:
-        assert command.word in R.speech.VERBS and command.says
-        assert speech.read(command.typed.upper(), commands, R.speech.VERBS).action == command.action
-    return commands
-
-
 def check_answers(view: dict) -> None:
     for topic in speech.TOPICS:
         answer = R.speech.describe(view, topic)
@@ -107,7 +96,7 @@ def test_every_legal_action_is_one_command_that_reads_back(seed, players, option
     kinds = set()
     for state in states_along_a_game(seed, players, options):
         for seat in players:
-            kinds |= {c.action["type"] for c in check_commands(state, seat)}
+            kinds |= {c.action["type"] for c in checked_commands(R, state, seat)}
             check_answers(R.view(state, seat))
         check_answers(R.view(state, None))
     assert {"draw_card", "leave_game"} <= kinds
@@ -124,7 +113,9 @@ def test_the_answers_read_the_view_alone(seed, players, options):
             for topic in ANSWERED:
                 assert R.speech.describe(R.view(twin, seat), topic) == R.speech.describe(view, topic)
             assert R.speech.grid(R.view(twin, seat)) == R.speech.grid(view)
-            assert R.speech.commands(R.view(twin, seat), R.legal_actions(twin, seat)) == check_commands(state, seat)
+            assert R.speech.commands(R.view(twin, seat), R.legal_actions(twin, seat)) == checked_commands(
+                R, state, seat
+            )
 
 
 def test_the_hand_is_numbered_as_it_is_read_and_each_card_says_its_move():
@@ -141,7 +132,7 @@ def test_the_hand_is_numbered_as_it_is_read_and_each_card_says_its_move():
     state = R.apply(state, "ann", {"type": "draw_card"})
     view = R.view(state, "ann")
     hand = view["characters"][0]["hand"]
-    plays = [c for c in check_commands(state, "ann") if c.word == "play"]
+    plays = [c for c in checked_commands(R, state, "ann") if c.word == "play"]
     for command in plays:
         assert hand[int(command.argument) - 1] == command.action["card"]
     assert R.speech.describe(view, "hand").startswith(
@@ -160,7 +151,7 @@ def test_where_names_the_exit_and_pit_by_direction_and_distance():
     assert R.speech.describe(R.view(state, "ann"), "where") == (
         "The board is 10 columns by 10 rows. The start is on column 5, row 1. The Exit is on column 5, row 8."
     )
-    assert [c.typed for c in check_commands(state, "ann")][:2] == ["pit 1 1", "pit 2 1"]
+    assert [c.typed for c in checked_commands(R, state, "ann")][:2] == ["pit 1 1", "pit 2 1"]
     state = R.apply(state, "ann", {"type": "place_marker", "kind": "pit", "square": [8, 8]})
     where = R.speech.describe(R.view(state, "ann"), "where")
     assert where.startswith("You are on column 5, row 1 of a board 10 columns by 10 rows.")
@@ -177,7 +168,7 @@ def test_the_how_to_play_table_names_every_word_and_question():
     for seed, players, options in GAMES:
         for state in states_along_a_game(seed, players, options):
             for seat in players:
-                for command in check_commands(state, seat):
+                for command in checked_commands(R, state, seat):
                     shape = re.sub(r"\d+( \d+)*", "N", command.typed)
                     assert shape in shapes or command.word in ("class", "cast", "gain", "dash"), command.typed
     assert [topic for topic, _ in dc_speech.QUESTIONS] == list(speech.TOPICS)
@@ -185,7 +176,7 @@ def test_the_how_to_play_table_names_every_word_and_question():
 
 def test_an_outsider_joins_and_a_helping_rogue_decides_its_critical_hit():
     lobby = R.new_game(5, ["ann"], {})
-    assert [c.typed for c in check_commands(lobby, "zed")] == ["join"]
+    assert [c.typed for c in checked_commands(R, lobby, "zed")] == ["join"]
     decisions = [{"type": "critical_hit", "use": True}, {"type": "critical_hit", "use": False}]
     commands = R.speech.commands(R.view(lobby, "ann"), decisions)
     assert [c.typed for c in commands] == ["crit", "save crit"]

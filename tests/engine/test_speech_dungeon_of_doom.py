@@ -18,6 +18,7 @@ import rules_engine
 from rules_engine import speech
 from rules_engine.games.dungeon_of_doom import speech as dod_speech
 from tests.engine.test_undo_dungeon_of_doom import _hidden_changed
+from tests.helpers.speech import checked_commands
 
 R = rules_engine.get("dungeon-of-doom")
 ANSWERED = ("status", "where", "board", "score")
@@ -43,18 +44,6 @@ def states_along_a_game(seed: int, random_map: str | None = None) -> list[dict]:
     return states
 
 
-def check_commands(state: dict, seat: str) -> list[speech.Command]:
-    view, legal = R.view(state, seat), R.legal_actions(state, seat)
-    commands = R.speech.commands(view, legal)
-    assert [c.action for c in commands] == legal
-    typed = [speech.normalised(c.typed) for c in commands]
-    assert len(set(typed)) == len(typed), typed
-    for command in commands:
-        assert command.word in R.speech.VERBS and command.says
-        assert speech.read(command.typed.upper(), commands, R.speech.VERBS).action == command.action
-    return commands
-
-
 def check_answers(view: dict) -> None:
     for topic in speech.TOPICS:
         answer = R.speech.describe(view, topic)
@@ -72,7 +61,7 @@ def test_every_legal_action_is_one_classic_command_that_reads_back(seed, random_
     words = set()
     for state in states_along_a_game(seed, random_map):
         for seat in [*SEATS, "p9"]:
-            words |= {c.word for c in check_commands(state, seat)}
+            words |= {c.word for c in checked_commands(R, state, seat)}
             check_answers(R.view(state, seat))
         check_answers(R.view(state, None))
     assert {"move", "end", "leave", "join"} <= words
@@ -93,7 +82,9 @@ def test_nothing_unseen_is_said(seed, random_map):
             for topic in ANSWERED:
                 assert R.speech.describe(R.view(twin, seat), topic) == R.speech.describe(view, topic)
             assert R.speech.grid(R.view(twin, seat)) == R.speech.grid(view)
-            assert R.speech.commands(R.view(twin, seat), R.legal_actions(twin, seat)) == check_commands(before, seat)
+            assert R.speech.commands(R.view(twin, seat), R.legal_actions(twin, seat)) == checked_commands(
+                R, before, seat
+            )
 
 
 LEDGE = "name Ledge\nwin 1\n#....\n#.G..\n#E#.S\n#...."
@@ -106,13 +97,13 @@ def test_look_reads_each_way_by_distance_then_the_rest_in_sight():
         "North: the edge of the map 2 steps away. East: 1 gold next to you. South: the exit next to you. "
         "West: a wall next to you. Also in sight: p2 1 step south and 2 steps east of you."
     )
-    assert [c.typed for c in check_commands(state, "p1")] == ["move n", "move e", "move s", "end", "leave game"]
+    assert [c.typed for c in checked_commands(R, state, "p1")] == ["move n", "move e", "move s", "end", "leave game"]
     grid = R.speech.grid(view)
     assert speech.cell_words(grid, 1, 1) == "row 2, column 2: floor, you are here"
     assert speech.cell_words(grid, 2, 4) == "row 3, column 5: unseen"
     moved = R.apply(state, "p1", {"type": "move", "dir": "E"})
     assert R.speech.describe(R.view(moved, "p1"), "where").startswith("Here: 1 gold.")
-    assert [c.says for c in check_commands(moved, "p1") if c.word == "pickup"] == ["Pick up 1 gold."]
+    assert [c.says for c in checked_commands(R, moved, "p1") if c.word == "pickup"] == ["Pick up 1 gold."]
 
 
 def test_the_how_to_play_table_names_every_word_and_question():

@@ -18,6 +18,7 @@ from rules_engine import speech
 from rules_engine.games.hebracs_dungeon import speech as hd_speech
 from tests.engine.test_loss_warnings import hd_hidden_changed
 from tests.helpers.hebracs_dungeon import situation
+from tests.helpers.speech import checked_commands
 
 R = rules_engine.get("hebracs-dungeon")
 GAMES = [(0, {}), (3, {"strength_after_attack": True}), (4, {"inventory_limit": 3}), (5, {"alignment": "evil"})]
@@ -36,18 +37,6 @@ def states_along_a_game(seed: int, options: dict) -> list[dict]:
     return states
 
 
-def check_commands(state: dict) -> list[speech.Command]:
-    view, legal = R.view(state, "p1"), R.legal_actions(state, "p1")
-    commands = R.speech.commands(view, legal)
-    assert [c.action for c in commands] == legal
-    typed = [speech.normalised(c.typed) for c in commands]
-    assert len(set(typed)) == len(typed), typed
-    for command in commands:
-        assert command.word in R.speech.VERBS and command.says
-        assert speech.read(command.typed.upper(), commands, R.speech.VERBS).action == command.action
-    return commands
-
-
 def check_answers(view: dict) -> None:
     for topic in speech.TOPICS:
         answer = R.speech.describe(view, topic)
@@ -63,7 +52,7 @@ def check_answers(view: dict) -> None:
 def test_every_legal_action_is_one_command_that_reads_back(seed, options):
     words = set()
     for state in states_along_a_game(seed, options):
-        words |= {c.word for c in check_commands(state)}
+        words |= {c.word for c in checked_commands(R, state)}
         check_answers(R.view(state, "p1"))
         check_answers(R.view(state, None))
     assert {"enter", "attack"} <= words
@@ -74,9 +63,9 @@ def test_the_rarer_steps_have_their_words():
     words = set()
     for seed, options in GAMES:
         for state in states_along_a_game(seed, options):
-            words |= {c.word for c in check_commands(state)}
+            words |= {c.word for c in checked_commands(R, state)}
     genie = R.apply(situation(cells={(1, 1): "AC/KS"}), "p1", {"type": "move", "row": 1, "col": 1})
-    destroy = check_commands(genie)
+    destroy = checked_commands(R, genie)
     assert [c.word for c in destroy] == ["destroy", "resign"] and "(" in destroy[0].says
     assert {"finish", "drop", "cast", "drink", "descend"} <= words
 
@@ -108,7 +97,7 @@ def test_the_answers_read_the_view_alone(seed, options):
         assert R.view(twin, "p1") == R.view(state, "p1")
         for topic in ANSWERED:
             assert R.speech.describe(R.view(twin, "p1"), topic) == R.speech.describe(R.view(state, "p1"), topic)
-        assert R.speech.commands(R.view(twin, "p1"), R.legal_actions(twin, "p1")) == check_commands(state)
+        assert R.speech.commands(R.view(twin, "p1"), R.legal_actions(twin, "p1")) == checked_commands(R, state)
     assert compared
 
 
@@ -124,7 +113,7 @@ def test_the_how_to_play_table_names_every_word_and_question():
     shapes = {shape(typed) for typed in forms if not typed.startswith("cast")}
     for seed, options in GAMES:
         for state in states_along_a_game(seed, options):
-            for command in check_commands(state):
+            for command in checked_commands(R, state):
                 if command.word != "cast":
                     assert shape(command.typed) in shapes, command.typed
     assert [topic for topic, _ in hd_speech.QUESTIONS] == list(speech.TOPICS)

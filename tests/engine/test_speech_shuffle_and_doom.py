@@ -16,6 +16,7 @@ import rules_engine
 from rules_engine import speech
 from rules_engine.games.shuffle_and_doom import speech as sad_speech
 from tests.engine.test_loss_warnings import sad_hidden_changed
+from tests.helpers.speech import checked_commands
 
 R = rules_engine.get("shuffle-and-doom")
 SEEDS = tuple(range(6))
@@ -43,18 +44,6 @@ def states_along_a_game(seed: int, options: dict) -> list[dict]:
     return states
 
 
-def check_commands(state: dict) -> list[speech.Command]:
-    view, legal = R.view(state, "p1"), R.legal_actions(state, "p1")
-    commands = R.speech.commands(view, legal)
-    assert [c.action for c in commands] == legal
-    typed = [speech.normalised(c.typed) for c in commands]
-    assert len(set(typed)) == len(typed), typed
-    for command in commands:
-        assert command.word in R.speech.VERBS and command.says
-        assert speech.read(f"  {command.typed.upper()} ", commands, R.speech.VERBS).action == command.action
-    return commands
-
-
 def check_answers(view: dict) -> None:
     for topic in speech.TOPICS:
         answer = R.speech.describe(view, topic)
@@ -74,7 +63,7 @@ def check_answers(view: dict) -> None:
 @pytest.mark.parametrize("seed", SEEDS)
 def test_every_legal_action_is_one_command_that_reads_back(seed, options):
     for state in states_along_a_game(seed, options):
-        check_commands(state)
+        checked_commands(R, state)
         check_answers(R.view(state, "p1"))
         check_answers(R.view(state, None))
 
@@ -85,7 +74,7 @@ def test_the_words_met_along_the_games_cover_the_verbs():
     for options in OPTIONS:
         for seed in SEEDS:
             for state in states_along_a_game(seed, options):
-                met |= {c.word for c in check_commands(state)}
+                met |= {c.word for c in checked_commands(R, state)}
     assert met == set(R.speech.VERBS)
 
 
