@@ -245,18 +245,25 @@ def log_keys(lines) -> list[tuple[int, int]]:
     return [(int(line["data-seq"]), int(line.get("data-part", 0))) for line in lines]
 
 
-def test_every_line_of_a_many_line_step_has_its_own_ordered_key(app, seat_client):
-    """One Dungeon of Doom step logs several lines under one seq (Ann's attack that ends her turn:
-    the blow, Bob's hit points, Bob's turn): the Log adds a line only past the newest key it holds,
-    so each line needs a key of its own, in the log's order, or all but the first are lost."""
-    table = Table(
+def speech_table(app, seat_client, *, start: bool = True) -> Table:
+    """Ann and Bob on the speech hall, Ann right of the gold, Bob between the gold and the exit,
+    every blow hitting (the browser test's table)."""
+    return Table(
         app,
         seat_client,
         players=2,
         map_choice="custom",
         form={"map_text": SPEECH_HALL},
         test_options={"dice": [1], "start_positions": {"p1": [1, 4], "p2": [1, 2]}},
+        start=start,
     )
+
+
+def test_every_line_of_a_many_line_step_has_its_own_ordered_key(app, seat_client):
+    """One Dungeon of Doom step logs several lines under one seq (Ann's attack that ends her turn:
+    the blow, Bob's hit points, Bob's turn): the Log adds a line only past the newest key it holds,
+    so each line needs a key of its own, in the log's order, or all but the first are lost."""
+    table = speech_table(app, seat_client)
     for action in ({"type": "move", "dir": "W"}, {"type": "pickup"}, {"type": "attack", "dir": "W"}):
         assert table.act("p1", action).status_code == 200
     bob = table.clients["p2"]
@@ -288,15 +295,7 @@ def test_a_refused_line_is_answered_200_and_only_a_malformed_request_is_a_4xx(ap
     over, a spectator's typo. A 4xx is for a request no page sends as it is: empty (400), too long
     (413, in test_refusals_say_why_and_change_nothing), a spectator acting (403), an action typed on
     a board that is no longer the game's (409), a game still in its waiting room (409)."""
-    table = Table(
-        app,
-        seat_client,
-        players=2,
-        map_choice="custom",
-        form={"map_text": SPEECH_HALL},
-        test_options={"dice": [1], "start_positions": {"p1": [1, 4], "p2": [1, 2]}},
-        start=False,
-    )
+    table = speech_table(app, seat_client, start=False)
     ann, bob = table.clients["p1"], table.clients["p2"]
     onlooker = seat_client()
     onlooker.watch(table.game_id)

@@ -29,10 +29,7 @@ class ChatQueries:
             rows = conn.execute(
                 select(chat).where(chat.c.game_id == game_id).order_by(chat.c.id.desc()).limit(limit)
             ).mappings()
-            return [
-                {"id": r["id"], "seat": r["seat"], "name": r["name"], "text": r["text"], "at": r["created_at"]}
-                for r in reversed(list(rows))
-            ]
+            return [_message(row) for row in reversed(list(rows))]
 
     def chat_after(self, game_id: str, after: int, limit: int = 50) -> list[dict]:
         """The game's messages newer than message ``after``, oldest first (at most ``limit``)."""
@@ -40,10 +37,7 @@ class ChatQueries:
             rows = conn.execute(
                 select(chat).where(chat.c.game_id == game_id, chat.c.id > after).order_by(chat.c.id).limit(limit)
             ).mappings()
-            return [
-                {"id": r["id"], "seat": r["seat"], "name": r["name"], "text": r["text"], "at": r["created_at"]}
-                for r in rows
-            ]
+            return [_message(row) for row in rows]
 
     def recent_chat_count(self, game_id: str, seat: str, since: float) -> int:
         with self.engine.connect() as conn:
@@ -52,3 +46,8 @@ class ChatQueries:
                 .select_from(chat)
                 .where(chat.c.game_id == game_id, chat.c.seat == seat, chat.c.created_at >= since)
             ).scalar_one()
+
+
+def _message(row) -> dict:
+    """A chat row as the pages and pushes read it."""
+    return {"id": row["id"], "seat": row["seat"], "name": row["name"], "text": row["text"], "at": row["created_at"]}
