@@ -4,7 +4,9 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from functools import lru_cache
+from typing import Any, NamedTuple
 
 from . import vision
 from .maps import (
@@ -14,7 +16,7 @@ from .maps import (
     is_shipped,
 )
 from .play import _find
-from .state import _CODE_ITEM, _SEEN, BASE_AP, DEFAULT_TURN_SECONDS, EVENT_WINDOW, _lantern, _pos
+from .state import _CODE_ITEM, _SEEN, BASE_AP, DEFAULT_TURN_SECONDS, EVENT_WINDOW, _lantern
 
 # ---------------------------------------------------------------------------------------------
 # View, result, dump/load
@@ -24,52 +26,78 @@ def _item_view(item: dict[str, Any] | None) -> dict[str, Any] | None:
     return None if item is None else {"kind": item["kind"], "amount": item["amount"]}
 
 
+# How far the widest field reaches from the viewer along a row or a column (3, the lantern's).
+_REACH = max(max(abs(dr), abs(dc)) for dr, dc in vision.LANTERN_FIELD)
+
+
 def _field_view(
     state: dict[str, Any], p: dict[str, Any]
 ) -> tuple[list[dict[str, Any]], list[str], set[tuple[int, int]]]:
     m = state["map"]
     terrain, height, width = m["terrain"], m["height"], m["width"]
     lantern = _lantern(p)
-    me = _pos(p)
-    cells = vision.field_cells(me, lantern=lantern, height=height, width=width)
-    cellset = set(cells)
-    items = {(it["pos"][0], it["pos"][1]): it for it in m["items"] if (it["pos"][0], it["pos"][1]) in cellset}
-    people = {_pos(q): q["seat"] for q in state["players"] if q["status"] == "alive" and _pos(q) in cellset}
-    visible = [
-        {
-            "pos": [r, c],
-            "tile": TILE_NAMES[terrain[r][c]],
-            "item": _item_view(items.get((r, c))),
-            "player": people.get((r, c)),
-        }
-        for r, c in cells
-    ]
-
-    def cell_char(r: int, c: int) -> str:
+    r0, c0 = p["pos"]
+    # Items and players beyond the field's reach are left out by two comparisons, before any lookup.
+    items: dict[tuple[int, int], dict[str, Any]] = {}
+    for it in m["items"]:
+        r, c = it["pos"]
+        if abs(r - r0) <= _REACH and abs(c - c0) <= _REACH:
+            items[r, c] = it
+    people: dict[tuple[int, int], str] = {}
+    for q in state["players"]:
+        if q["status"] == "alive":
+            r, c = q["pos"]
+            if abs(r - r0) <= _REACH and abs(c - c0) <= _REACH:
+                people[r, c] = q["seat"]
+    # One pass over the field gives the visible cells and the look's characters, both row-major.
+    visible: list[dict[str, Any]] = []
+    chars: list[str] = []
+    cellset: set[tuple[int, int]] = set()
+    for dr, dc in vision.field_offsets(lantern):
+        r, c = r0 + dr, c0 + dc
         if not (0 <= r < height and 0 <= c < width):
-            return "#"  # ruling 19
-        if (r, c) in people and (r, c) != me:
-            return "P"
+            chars.append("#")  # ruling 19
+            continue
+        cellset.add((r, c))
         item = items.get((r, c))
-        return ITEM_CHARS[item["kind"]] if item is not None else terrain[r][c]
+        seat = people.get((r, c))
+        code = terrain[r][c]
+        visible.append({"pos": [r, c], "tile": TILE_NAMES[code], "item": _item_view(item), "player": seat})
+        if seat is not None and (dr or dc):
+            chars.append("P")  # another player; the viewer's own cell shows what lies there
+        else:
+            chars.append(ITEM_CHARS[item["kind"]] if item is not None else code)
+    return visible, vision.render_look(chars, lantern=lantern), cellset
 
-    look = vision.render_look(me, lantern=lantern, cell_char=cell_char)
-    return visible, look, cellset
+
+# Memory code → (tile, item kind or None): bare terrain, or an item on floor or on an exit.
+_MEMORY_CELL: dict[str, tuple[str, str | None]] = {
+    **{code: (tile, None) for code, tile in TILE_NAMES.items()},
+    **_CODE_ITEM,
+}
+
+
+# 512 rows: a few games' worth on the largest random map, and at most 1.6 MB (rows 41 cells
+# wide, every cell seen; 3.8 MB for the 100-wide maps a file may hold).
+@lru_cache(maxsize=512)
+def _remembered(row: str) -> tuple[tuple[int, str, str | None], ...]:
+    """The seen cells of one memory row: ``(column, tile, item kind or None)``.
+
+    A row is a string, and a player's rows change only where they see something new, so every
+    view after the first finds its rows here instead of scanning them again."""
+    return tuple((match.start(), *_MEMORY_CELL[match.group()]) for match in _SEEN.finditer(row))
 
 
 def _memory_view(p: dict[str, Any], visible: set[tuple[int, int]]) -> list[dict[str, Any]]:
     gold = p["memory"]["gold"]
     out: list[dict[str, Any]] = []
     for r, row in enumerate(p["memory"]["rows"]):
-        for match in _SEEN.finditer(row):
-            c = match.start()
+        for c, tile, kind in _remembered(row):
             if (r, c) in visible:
                 continue
-            code = match.group()
-            if code in TILE_NAMES:
-                out.append({"pos": [r, c], "tile": TILE_NAMES[code], "item": None})
+            if kind is None:
+                out.append({"pos": [r, c], "tile": tile, "item": None})
             else:
-                tile, kind = _CODE_ITEM[code]
                 amount = gold.get(f"{r},{c}", 1) if kind == "gold" else 1
                 out.append({"pos": [r, c], "tile": tile, "item": {"kind": kind, "amount": amount}})
     return out
@@ -184,8 +212,17 @@ def _events_for(state: dict[str, Any], seat: str | None) -> list[dict[str, Any]]
                 break
     out = []
     for event in reversed(picked):
-        shown = {k: (list(v) if isinstance(v, list) else v) for k, v in event.items() if k != "to"}
-        shown["text"] = event_text(event, seat)
+        # A shallow copy, then fresh copies of the lists its type carries: a view shares no list
+        # with the state. Looking the lists up by type spares scanning every value of 50 events.
+        shown = event.copy()
+        del shown["to"]
+        known = _EVENTS.get(event["type"])  # None: a type this module does not word; every list is copied
+        list_keys = known.lists if known is not None else [k for k, v in shown.items() if isinstance(v, list)]
+        for key in list_keys:
+            value = shown.get(key)  # older games' came_into_view lacks the offset
+            if isinstance(value, list):
+                shown[key] = list(value)
+        shown["text"] = event_text(event, seat) if known is None else known.text(event, seat)
         out.append(shown)
     return out
 
@@ -227,69 +264,127 @@ def event_text(event: dict[str, Any], viewer: str | None) -> str:
     'Turn 2: your turn.'
     """
     kind: str = event["type"]
+    known = _EVENTS.get(kind)
+    return kind.replace("_", " ") if known is None else known.text(event, viewer)
 
-    def who(seat: str) -> str:
-        return "you" if seat == viewer else seat
 
-    def Who(seat: str) -> str:
-        return "You" if seat == viewer else seat
+# One function per event type, looked up by the type (a view words up to 50 events, for every
+# seat, on every action), and the keys of the type's lists, which a view copies.
 
-    if kind == "game_started":
-        return f"The game begins. Turn order: {', '.join(event['order'])}."
-    if kind == "joined":
-        return f"{Who(event['seat'])} joined the game."
-    if kind == "turn_started":
-        whose = "your" if event["seat"] == viewer else f"{event['seat']}'s"
-        return f"Turn {event['turn']}: {whose} turn."
-    if kind == "timed_out":
-        return f"{Who(event['seat'])} ran out of time."
-    if kind == "came_into_view":
-        # Where, from the reader: the map has no coordinates a player could look up.
-        where = f" {whereabouts(event['offset'])}" if "offset" in event else ""  # older games' events lack it
-        return f"{event['seat']} came into view{where}."
-    if kind == "left_view":
-        return f"{event['seat']} went out of view."
-    if kind == "picked_up":
-        if event["item"] == "gold":
-            got = f"You picked up {event['amount']} gold"
-        elif event["item"] == "potion":
-            got = "You drank a health potion"
-        else:
-            got = f"You picked up {_ITEM_TEXT[event['item']]}"
-        return f"{got} ({event['ap']} AP left)."
-    if kind == "item_taken":
-        return f"{event['seat']} picked up {_ITEM_TEXT[event['item']]}."
-    if kind in ("attack", "attack_seen"):
-        outcome = "missed"
-        if event["hit"]:
-            damage = event.get("damage")
-            outcome = (
-                "hit"
-                if damage is None
-                else ("hit, but the armour absorbed it" if damage == 0 else f"hit for {damage} damage")
-            )
-        line = f"{Who(event['attacker'])} attacked {who(event['target'])}: {outcome}."
-        if "hp" in event:
-            line += f" You have {event['hp']} HP."
-        return line
-    if kind == "hp_changed":
-        return f"Your hit points {'rose' if event['delta'] > 0 else 'fell'} to {event['hp']}."
-    if kind == "gold_changed":
-        if event["delta"] < 0:
-            return f"You dropped {-event['delta']} gold."
-        return f"You now carry {event['gold']} gold."
-    if kind == "died":
-        cause = _CAUSE_TEXT[event["cause"]]
-        if event["seat"] == viewer:
-            cause = cause.replace("was slain", "were slain")
-        return f"{Who(event['seat'])} {cause}."
-    if kind == "won":
-        return f"{Who(event['seat'])} escaped with the gold and won!"
-    if kind == "game_over":
-        if event["winners"]:
-            return f"The game is over. Winner: {', '.join(who(s) for s in event['winners'])}."
-        return "The game is over: no one is left in the dungeon."
-    return kind.replace("_", " ")  # pragma: no cover - every type is handled above
+
+def _who(seat: str, viewer: str | None) -> str:
+    return "you" if seat == viewer else seat
+
+
+def _Who(seat: str, viewer: str | None) -> str:
+    return "You" if seat == viewer else seat
+
+
+def _game_started(event: dict[str, Any], viewer: str | None) -> str:
+    return f"The game begins. Turn order: {', '.join(event['order'])}."
+
+
+def _joined(event: dict[str, Any], viewer: str | None) -> str:
+    return f"{_Who(event['seat'], viewer)} joined the game."
+
+
+def _turn_started(event: dict[str, Any], viewer: str | None) -> str:
+    whose = "your" if event["seat"] == viewer else f"{event['seat']}'s"
+    return f"Turn {event['turn']}: {whose} turn."
+
+
+def _timed_out(event: dict[str, Any], viewer: str | None) -> str:
+    return f"{_Who(event['seat'], viewer)} ran out of time."
+
+
+def _came_into_view(event: dict[str, Any], viewer: str | None) -> str:
+    # Where, from the reader: the map has no coordinates a player could look up.
+    where = f" {whereabouts(event['offset'])}" if "offset" in event else ""  # older games' events lack it
+    return f"{event['seat']} came into view{where}."
+
+
+def _left_view(event: dict[str, Any], viewer: str | None) -> str:
+    return f"{event['seat']} went out of view."
+
+
+def _picked_up(event: dict[str, Any], viewer: str | None) -> str:
+    if event["item"] == "gold":
+        got = f"You picked up {event['amount']} gold"
+    elif event["item"] == "potion":
+        got = "You drank a health potion"
+    else:
+        got = f"You picked up {_ITEM_TEXT[event['item']]}"
+    return f"{got} ({event['ap']} AP left)."
+
+
+def _item_taken(event: dict[str, Any], viewer: str | None) -> str:
+    return f"{event['seat']} picked up {_ITEM_TEXT[event['item']]}."
+
+
+def _attack(event: dict[str, Any], viewer: str | None) -> str:
+    outcome = "missed"
+    if event["hit"]:
+        damage = event.get("damage")
+        outcome = (
+            "hit"
+            if damage is None
+            else ("hit, but the armour absorbed it" if damage == 0 else f"hit for {damage} damage")
+        )
+    line = f"{_Who(event['attacker'], viewer)} attacked {_who(event['target'], viewer)}: {outcome}."
+    if "hp" in event:
+        line += f" You have {event['hp']} HP."
+    return line
+
+
+def _hp_changed(event: dict[str, Any], viewer: str | None) -> str:
+    return f"Your hit points {'rose' if event['delta'] > 0 else 'fell'} to {event['hp']}."
+
+
+def _gold_changed(event: dict[str, Any], viewer: str | None) -> str:
+    if event["delta"] < 0:
+        return f"You dropped {-event['delta']} gold."
+    return f"You now carry {event['gold']} gold."
+
+
+def _died(event: dict[str, Any], viewer: str | None) -> str:
+    cause = _CAUSE_TEXT[event["cause"]]
+    if event["seat"] == viewer:
+        cause = cause.replace("was slain", "were slain")
+    return f"{_Who(event['seat'], viewer)} {cause}."
+
+
+def _won(event: dict[str, Any], viewer: str | None) -> str:
+    return f"{_Who(event['seat'], viewer)} escaped with the gold and won!"
+
+
+def _game_over(event: dict[str, Any], viewer: str | None) -> str:
+    if event["winners"]:
+        return f"The game is over. Winner: {', '.join(_who(s, viewer) for s in event['winners'])}."
+    return "The game is over: no one is left in the dungeon."
+
+
+class _EventType(NamedTuple):
+    text: Callable[[dict[str, Any], str | None], str]
+    lists: tuple[str, ...] = ()
+
+
+_EVENTS = {
+    "game_started": _EventType(_game_started, ("order",)),
+    "joined": _EventType(_joined),
+    "turn_started": _EventType(_turn_started),
+    "timed_out": _EventType(_timed_out),
+    "came_into_view": _EventType(_came_into_view, ("pos", "offset")),
+    "left_view": _EventType(_left_view),
+    "picked_up": _EventType(_picked_up),
+    "item_taken": _EventType(_item_taken),
+    "attack": _EventType(_attack),
+    "attack_seen": _EventType(_attack),
+    "hp_changed": _EventType(_hp_changed),
+    "gold_changed": _EventType(_gold_changed),
+    "died": _EventType(_died),
+    "won": _EventType(_won),
+    "game_over": _EventType(_game_over, ("winners",)),
+}
 
 
 def field_of_view(lantern: bool) -> tuple[tuple[int, int], ...]:

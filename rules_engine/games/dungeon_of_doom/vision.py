@@ -12,7 +12,7 @@ Offsets are ``(dr, dc)`` from the viewer; walls and players never block sight (r
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Sequence
 
 Pos = tuple[int, int]
 
@@ -65,21 +65,31 @@ def field_cells(pos: Pos, *, lantern: bool, height: int, width: int) -> list[Pos
     return cells
 
 
-def render_look(pos: Pos, *, lantern: bool, cell_char: Callable[[int, int], str]) -> list[str]:
+def _look_rows(radius: int, field: tuple[Pos, ...]) -> tuple[tuple[str, int], ...]:
+    # Each row of a field is one unbroken run centred on the viewer: X pads it on both sides.
+    rows = []
+    for dr in range(-radius, radius + 1):
+        count = sum(1 for r, _ in field if r == dr)
+        rows.append(("X" * ((2 * radius + 1 - count) // 2), count))
+    return tuple(rows)
+
+
+_LOOK_ROWS = {False: _look_rows(2, NORMAL_FIELD), True: _look_rows(3, LANTERN_FIELD)}
+
+
+def render_look(chars: Sequence[str], *, lantern: bool) -> list[str]:
     """The classic LOOKREPLY square: 5 (or 7) strings, north first.
 
-    ``cell_char(r, c)`` gives the character of one cell of the field (``#`` off the map, ``P``
-    for another player, else the item or terrain character); cells outside the field are ``X``.
+    ``chars`` holds one character per offset of the field, in its row-major order (``#`` off the
+    map, ``P`` for another player, else the item or terrain character); cells outside the field
+    are ``X``.
 
-    >>> render_look((0, 0), lantern=False, cell_char=lambda r, c: "#" if r < 0 or c < 0 else ".")
+    >>> render_look(["#" if r < 0 or c < 0 else "." for r, c in NORMAL_FIELD], lantern=False)
     ['X###X', '#####', '##...', '##...', 'X#..X']
     """
-    radius = 3 if lantern else 2
-    r0, c0 = pos
     lines = []
-    for dr in range(-radius, radius + 1):
-        line = []
-        for dc in range(-radius, radius + 1):
-            line.append(cell_char(r0 + dr, c0 + dc) if in_field(dr, dc, lantern=lantern) else "X")
-        lines.append("".join(line))
+    start = 0
+    for pad, count in _LOOK_ROWS[lantern]:
+        lines.append(pad + "".join(chars[start : start + count]) + pad)
+        start += count
     return lines
