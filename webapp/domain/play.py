@@ -12,7 +12,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 import rules_engine
@@ -42,6 +42,10 @@ class LoadedGame:
     record: GameRecord
     rules: Rules
     state: Any  # the engine's state; None while a table waits for its start
+    # Each seat's view and buttons of this very state, worked out once (``pages.board.seat_parts``):
+    # an action's answer and the boards it pushes to every other page read the same object
+    # (``recent_games``), so a seat's view is computed once per revision, not once per render.
+    parts: dict = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def id(self) -> str:

@@ -9,7 +9,7 @@ import dataclasses
 import time
 from typing import Any
 
-from flask import abort, current_app, make_response, render_template, request, url_for
+from flask import abort, current_app, make_response, render_template, request
 from jinja2_fragments.flask import render_blocks
 
 from rules_engine import undo
@@ -24,7 +24,7 @@ from .bot_play import BotPlay, bot_play, marked, win_sentence
 from .presenters import Scene, keys_for, present
 from .reader import page_parts as reader_parts
 from .reader import reader_mode
-from .rendering import name_seats, refusal
+from .rendering import cached_url_for, name_seats, refusal
 from .tickets import ticket_for
 from .verdicts import verdict_for
 from .viewer import (
@@ -75,17 +75,13 @@ def entries_after(entries: list, seen: int | None) -> list:
     return [e for e in entries if e["seq"] > seen]
 
 
-def seat_parts(prefetched) -> tuple[dict, list[play.ActionButton]]:
-    """The view and the buttons of ``prefetched.seat`` (its page's seat; None: a spectator),
-    worked out once for every page of that seat at this revision."""
-    parts = prefetched.parts.get(prefetched.seat)
+def seat_parts(game: play.LoadedGame, seat: str | None) -> tuple[dict, list[play.ActionButton]]:
+    """The view and the buttons of ``seat`` (None: a spectator) in ``game``, worked out once per
+    game object (``LoadedGame.parts``): the action's own answer and every page it pushes to."""
+    parts = game.parts.get(seat)
     if parts is None:
-        game = prefetched.game
         keys = keys_for(BY_SLUG[game.record.slug].template_dir)
-        parts = prefetched.parts[prefetched.seat] = (
-            game.rules.view(game.state, prefetched.seat),
-            play.action_buttons(game, prefetched.seat, keys),
-        )
+        parts = game.parts[seat] = (game.rules.view(game.state, seat), play.action_buttons(game, seat, keys))
     return parts
 
 
@@ -100,7 +96,7 @@ def board_inputs(prefetched, page: str) -> tuple | None:
     game = prefetched.game
     if page or game.state is None or game.record.status != "running":
         return None
-    view, buttons = seat_parts(prefetched)
+    view, buttons = seat_parts(game, prefetched.seat)
     roster = [(s.seat, s.name, s.connected, s.gone, s.bot, s.kept, s.bot_played, s.bot_since) for s in prefetched.seats]
     # The Undo button too: a seat's run of moves it can take back may end while its view stays.
     reach = undo_reach(game, prefetched.seat, buttons)
@@ -237,7 +233,7 @@ def render_game(
         revision=game.record.revision,
         seat=seat,
         flash=flash,
-        share_url=url_for("games.page", game_id=game.id, _external=True),
+        share_url=cached_url_for("games.page", game_id=game.id, _external=True),
         # Dealt from a pool of deals the solver proved winnable: the head and the end say so.
         winnable_deal=deal_pools.winnable_deal(game.record),
         fragment=is_htmx(),
@@ -283,14 +279,7 @@ def render_game(
         )
         blocks = ["game"]
     else:
-        prefetched = prefetched_for(game.id)
-        if prefetched is not None and prefetched.game is game and prefetched.seat == seat:
-            view, buttons = seat_parts(prefetched)
-        else:
-            view, buttons = (
-                game.rules.view(game.state, seat),
-                play.action_buttons(game, seat, keys_for(entry.template_dir)),
-            )
+        view, buttons = seat_parts(game, seat)
         log_entries = view["log"]
         if context.get("names"):
             buttons = [dataclasses.replace(b, label=name_seats(b.label, context["names"])) for b in buttons]

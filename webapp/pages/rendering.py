@@ -6,7 +6,7 @@ import functools
 import re
 
 import jinja2
-from flask import Flask, make_response, render_template, request
+from flask import Flask, has_request_context, make_response, render_template, request, url_for
 from markupsafe import Markup, escape
 
 from rules_engine.cards import SUIT_SYMBOLS, Card, spoken
@@ -78,6 +78,30 @@ def _name_seats(text: str, names: tuple) -> str:
     return SEAT_ID.sub(lambda m: lookup.get(m.group(0), m.group(0)), text)
 
 
+def log_lines(entries: list, names: dict | None, spoken: bool = False) -> Markup:
+    """A log's entries (``{seq, text}``) as list items, seats named and cards drawn
+    (``pretty_cards``), or, ``spoken``, as the announcer's paragraphs with cards by name.
+
+    Every board draws up to 60 lines, nearly all of them drawn the same way for the last render
+    of every seat: each line's markup is cached, and the loop runs here, not in the template.
+
+    >>> str(log_lines([{"seq": 1, "text": "p2 attacks QS."}], {"p2": "Bob"}))
+    '<li>Bob attacks Q<span class="suit black">♠</span>.</li>'
+    >>> str(log_lines([{"seq": 1, "text": "p2 attacks Q♠."}], {"p2": "Bob"}, spoken=True))
+    '<p>Bob attacks queen of spades.</p>'
+    """
+    named = tuple(names.items()) if names else ()
+    return Markup("".join([_log_line(entry["text"], named, spoken) for entry in entries]))
+
+
+@functools.lru_cache(maxsize=8192)
+def _log_line(text: str, names: tuple, spoken: bool) -> str:
+    named = _name_seats(str(text), names) if names else text
+    if spoken:
+        return f"<p>{escape(spoken_cards(named))}</p>"
+    return f"<li>{pretty_cards(named)}</li>"
+
+
 def time_left(seconds: int) -> str:
     """A countdown's words, in the format ``static/js/delve.js`` keeps it ticking in: m:ss under an
     hour, h:mm:ss under a day, then days and hours (a slow table's turn may last three days).
@@ -93,21 +117,60 @@ def time_left(seconds: int) -> str:
     return f"{seconds // 60}:{seconds % 60:02d}"
 
 
-class Template(jinja2.Template):
-    """Jinja's template, with a cheaper ``{% from ... import ... %}`` inside a block.
+URL_CACHE_SIZE = 8192
 
-    Every board imports its macros inside the blocks htmx swaps (a block is rendered on its
-    own), so each render imports a few templates, and Jinja's check for render-time globals
-    compared key sets through a ``ChainMap`` on every import: a quarter of a board's render.
-    Delve adds its globals once, when the app is made, so the template's global names are read
-    once and the check becomes one set difference; anything else is Jinja's own path."""
+
+def cached_url_for(endpoint: str, **values) -> str:
+    """``url_for``, remembered: a board names its game's routes four or five times a render (its
+    swap target, its forms, its share link) and Flask builds each of them anew, about as long as
+    drawing a log line takes. A URL depends only on the endpoint, its values and the request's
+    root (and, external, its scheme and host), which is what the cache is keyed by. A relative
+    endpoint (".page") depends on the request's blueprint, and a URL made outside a request on
+    the app's configuration: both are built anew every time."""
+    if endpoint.startswith(".") or not has_request_context():
+        return url_for(endpoint, **values)
+    external = values.get("_external")
+    key = (endpoint, request.script_root, request.host_url if external else None, tuple(values.items()))
+    try:
+        return _built_urls(key)
+    except TypeError:  # a value that cannot key a cache (a list of query values): built anew
+        return url_for(endpoint, **values)
+
+
+@functools.lru_cache(maxsize=URL_CACHE_SIZE)
+def _built_urls(key: tuple) -> str:
+    endpoint, _root, _host, values = key
+    return url_for(endpoint, **dict(values))
+
+
+class Template(jinja2.Template):
+    """Jinja's template, with cheaper contexts and ``{% from ... import ... %}`` inside a block.
+
+    Jinja keeps a template's globals as a ``ChainMap`` (the environment's, then the template's)
+    and copies it into a plain dict, walking its keys, for every context it makes: once for each
+    block of every board (a board is two blocks), a twentieth of a pushed board's cost. Every
+    board also imports its macros inside the blocks htmx swaps (a block is rendered on its own),
+    and Jinja's check for render-time globals compared key sets through the same ``ChainMap`` on
+    every import. Delve adds its globals once, when the app is made, so each template flattens
+    its globals once, and the import check becomes one set difference; anything else (a render
+    with globals of its own, shared or local variables) is Jinja's own path."""
+
+    def _flat_globals(self) -> dict:
+        flat = self.__dict__.get("_delve_globals")
+        if flat is None:
+            flat = self.__dict__["_delve_globals"] = dict(self.globals)
+        return flat
+
+    def new_context(self, vars=None, shared=False, locals=None):
+        if shared or locals:
+            return super().new_context(vars, shared, locals)
+        flat = self._flat_globals()
+        parent = {**flat, **vars} if vars else dict(flat)
+        return self.environment.context_class(self.environment, parent, self.name, self.blocks, globals=flat)
 
     def _get_default_module(self, ctx=None):
         if ctx is not None:
-            names = self.__dict__.get("_delve_global_names")
-            if names is None:
-                names = self.__dict__["_delve_global_names"] = frozenset(self.globals)
-            if ctx.globals_keys - names:
+            if ctx.globals_keys - self._flat_globals().keys():
                 return super()._get_default_module(ctx)
             if self._module is None:
                 self._module = self.make_module()
@@ -120,6 +183,8 @@ def init_app(app: Flask) -> None:
     from .presenters.dungeon_map import dungeon_svg
 
     app.jinja_env.globals["draw_dungeon"] = dungeon_svg
+    app.jinja_env.globals["log_lines"] = log_lines
+    app.jinja_env.globals["url_for"] = cached_url_for
     app.jinja_env.filters["name_seats"] = name_seats
     app.jinja_env.filters["pretty_cards"] = pretty_cards
     app.jinja_env.filters["spoken_cards"] = spoken_cards

@@ -8,6 +8,7 @@ import json
 import secrets
 from dataclasses import dataclass
 
+import orjson
 from sqlalchemy import bindparam, insert, select, update
 
 from .schema import actions, games, seats
@@ -114,6 +115,20 @@ _SEEN = (
 
 def _json(value) -> str:
     return json.dumps(value, separators=(",", ":"), sort_keys=True)
+
+
+_STATE_JSON = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS
+
+
+def _state_json(snapshot) -> str:
+    """A game's state as stored with every action: the largest value written, encoded by orjson
+    (a tenth of the standard library's time) as JSON that reads back the same. What orjson will
+    not take (an integer past 64 bits) is encoded by ``_json``. Only the state: ``_json``'s text
+    also keys lookups (a solver job's parameters), which must stay byte for byte as written."""
+    try:
+        return orjson.dumps(snapshot, option=_STATE_JSON).decode()
+    except TypeError:
+        return _json(snapshot)
 
 
 def new_game_id() -> str:

@@ -18,6 +18,8 @@ written on its player's token, and a legend after the map names each mark); ``re
 
 from __future__ import annotations
 
+import functools
+
 from markupsafe import Markup, escape
 
 KIT_LETTER = {"sword": "S", "armour": "A", "lantern": "L"}
@@ -127,9 +129,16 @@ def dungeon_svg(
     tokens: list[str] = []
     for group, dim in ((remembered, True), (cells, False)):
         for cell in group:
-            y, x = cell["pos"][0] * 10, cell["pos"][1] * 10
             item = cell["item"]
             player = None if dim else cell["player"]
+            if not player:
+                # Most cells: a tile and maybe an item, the same markup on every board drawn.
+                where = cell["pos"]
+                out.append(
+                    _plain_cell(cell["tile"], item and (item["kind"], item.get("amount")), where[0], where[1], dim)
+                )
+                continue
+            y, x = cell["pos"][0] * 10, cell["pos"][1] * 10
             out.append(DIM_CELL if dim else BRIGHT_CELL)
             out.append(_tile(cell["tile"], x, y))
             if item and not player:
@@ -152,6 +161,18 @@ def dungeon_svg(
     out.append(_token_legend(cells, me, names))
     out.append(_trail_legend(trails or []))
     return Markup("\n".join(out))
+
+
+@functools.lru_cache(maxsize=32768)
+def _plain_cell(tile: str, item: tuple | None, row: int, col: int, dim: bool) -> str:
+    """A cell without a player: its group, its tile and its item (``(kind, amount)``), cached
+    (a board draws hundreds; a seat's next board draws nearly all of them again)."""
+    x, y = col * 10, row * 10
+    drawn = [DIM_CELL if dim else BRIGHT_CELL, _tile(tile, x, y)]
+    if item:
+        drawn.append(_item({"kind": item[0], "amount": item[1]}, x, y))
+    drawn.append("</g>")
+    return "\n".join(drawn)
 
 
 def _trail(trail: dict) -> str:
