@@ -13,6 +13,7 @@ import rules_engine
 from tests.page import Page
 from tests.web.test_board_pushes import board_socket, events
 from tests.web.test_dungeon_of_doom_web import Table
+from webapp.domain import play
 from webapp.pages.rendering import cached_url_for
 from webapp.realtime.sockets import PacketJson
 from webapp.storage.records import _json, _state_json
@@ -89,3 +90,16 @@ def test_socket_packets_encode_what_the_standard_library_would():
     assert json.loads(PacketJson.dumps(board, separators=(",", ":"))) == board
     assert PacketJson.loads(json.dumps(board)) == board
     assert PacketJson.dumps({1: "a"}, separators=(",", ":")) == '{"1":"a"}'
+
+
+def test_only_a_games_newest_revision_keeps_its_seats_views(app, seat_client):
+    table = Table(app, seat_client, players=2)
+    for seat in ("p1", "p2"):
+        board_socket(table, seat)
+    assert table.act(table.turn_seat(), {"type": "end_turn"}).status_code == 200
+    first = table.store.load(table.game_id).revision
+    assert play.recent_games.get(table.game_id, first).parts  # the answer and its pushes shared them
+    assert table.act(table.turn_seat(), {"type": "end_turn"}).status_code == 200
+    second = table.store.load(table.game_id).revision
+    assert play.recent_games.get(table.game_id, first).parts == {}
+    assert play.recent_games.get(table.game_id, second).parts

@@ -71,6 +71,11 @@ class LoadedGame:
             # Nothing else changed the game's row between our read and our write: ``after`` is the
             # game as stored at that revision, which the pushes it rings can take without a read.
             recent_games.put(self.id, applied.revision, after)
+        # The views of the game before this action are no page's next board: only the newest
+        # revision of a game keeps its seats' views (``recent_games`` holds a thousand games).
+        for before in (self, recent_games.get(self.id, self.record.revision)):
+            if before is not None:
+                before.parts.clear()
         return after
 
 
