@@ -54,7 +54,8 @@ OPTIONS = _state.OPTIONS
 # What the platform offers around the game (rules_engine/contract.py): its front-page place, a
 # deal of the day on the standard options, and challenges to a finished game's deal.
 FRONT_PAGE_PLACE = 30
-DAILY_FORM: dict[str, str] = {}
+# A form's unticked box is absent: the standard deck's jokers are named, or the day would deal none.
+DAILY_FORM = {"jokers": "on"}
 CHALLENGES = True
 SOLVER = "rules_engine.games.hebracs_dungeon.solver"
 SPEECH = "rules_engine.games.hebracs_dungeon.speech"
