@@ -8,6 +8,7 @@ import json
 
 import pytest
 from flask.ctx import RequestContext
+from sqlalchemy import event
 
 import rules_engine
 from tests.page import Page
@@ -103,3 +104,23 @@ def test_only_a_games_newest_revision_keeps_its_seats_views(app, seat_client):
     second = table.store.load(table.game_id).revision
     assert play.recent_games.get(table.game_id, first).parts == {}
     assert play.recent_games.get(table.game_id, second).parts
+
+
+def test_an_action_reads_its_tables_seats_once(app, seat_client):
+    table = Table(app, seat_client, players=3)
+    reads: list[str] = []
+
+    def count(_conn, _cursor, statement, *_args):
+        if statement.lstrip().upper().startswith("SELECT") and "FROM seats" in statement:
+            reads.append(statement)
+
+    event.listen(table.store.engine, "before_cursor_execute", count)
+    try:
+        response = table.act(table.turn_seat(), {"type": "end_turn"})
+    finally:
+        event.remove(table.store.engine, "before_cursor_execute", count)
+    assert response.status_code == 200
+    # Who acts (the seat cookie's token) and the roster its answer draws come from one read.
+    assert len(reads) == 1, reads
+    names = [row.select_one(".who").get_text() for row in Page(response.get_data(as_text=True)).select(".roster li")]
+    assert names == ["Ann", "Bob", "Cy"]

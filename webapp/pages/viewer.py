@@ -68,6 +68,17 @@ def viewer_seat(game: play.LoadedGame) -> str | None:
     return seat_of_token(request.cookies.get(SEAT_COOKIE_NAME), store().seat_hashes(game.id))
 
 
+def viewer_seat_and_seats(game: play.LoadedGame) -> tuple[str | None, list]:
+    """``viewer_seat`` and the game's seats (``Store.seats``), read with one query: for the
+    action route, which draws the roster after the action (an action never writes a seat's row:
+    its writers keep the Hall of Fame, deals and the solver's queue)."""
+    prefetched = prefetched_for(game.id)
+    if prefetched is not None:
+        return prefetched.seat, prefetched.seats
+    seats, hashes = store().seats_and_hashes(game.id)
+    return seat_of_token(request.cookies.get(SEAT_COOKIE_NAME), hashes), seats
+
+
 def browser_key(*, create: bool = False) -> str | None:
     """The hash of this browser's id (what the store keeps), or None when it has none yet and
     ``create`` is False. A new id is sent back with this request's response (``seat_cookies``)."""

@@ -18,6 +18,7 @@ from ..pages.viewer import (
     spectator_fragments,
     store,
     viewer_seat,
+    viewer_seat_and_seats,
 )
 
 __all__ = [
@@ -32,6 +33,7 @@ __all__ = [
     "spectator_fragments",
     "store",
     "viewer_seat",
+    "viewer_seat_and_seats",
 ]
 
 

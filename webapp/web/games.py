@@ -19,7 +19,16 @@ from ..pages import link_preview
 from ..pages.board import log_seen_param
 from ..pages.presenters import answer_for
 from ..storage.records import StaleVersion
-from .context import browser_key, game_or_404, is_htmx, note_seat, service, store, viewer_seat
+from .context import (
+    browser_key,
+    game_or_404,
+    is_htmx,
+    note_seat,
+    service,
+    store,
+    viewer_seat,
+    viewer_seat_and_seats,
+)
 from .limits import ACT, CREATE_GAME, READ, limiter
 from .seat_cookies import give_seat, request_origin
 from .security import check_csrf
@@ -257,7 +266,7 @@ def page_answer(slug: str, question: str):
 def act(game_id: str):
     check_csrf()
     game = game_or_404(game_id)
-    seat = viewer_seat(game)
+    seat, seats = viewer_seat_and_seats(game)
     log_seen = log_seen_param()
     if seat is None:
         abort(403, description="You are watching this game: only its players can act.")
@@ -297,7 +306,7 @@ def act(game_id: str):
     undone = undo_rules.move_to_undo(game.state) if action.get("type") == undo_rules.UNDO else None
     # An undo's visible result: its board (the log shorter by the move's lines) says which move went.
     flash = f"Undone: {after.rules.action_label(after.state, undone).rstrip('.')}." if undone is not None else None
-    return board_renderer.render_game(after, seat, log_seen=log_seen, flash=flash)
+    return board_renderer.render_game(after, seat, log_seen=log_seen, flash=flash, seats=seats)
 
 
 def _start_from(game_id: str, *, same_deal: bool):
