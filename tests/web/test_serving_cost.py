@@ -124,3 +124,16 @@ def test_an_action_reads_its_tables_seats_once(app, seat_client):
     assert len(reads) == 1, reads
     names = [row.select_one(".who").get_text() for row in Page(response.get_data(as_text=True)).select(".roster li")]
     assert names == ["Ann", "Bob", "Cy"]
+
+
+def test_a_share_link_behind_a_proxy_names_the_host_each_request_came_to(db_url):
+    from webapp import create_app
+
+    proxied = create_app({"TESTING": True, "DATABASE_URL": db_url, "TRUSTED_PROXIES": 1})
+    game_id, _token = play.start_game(proxied.extensions["delve_store"], "shuffle-and-doom", {"size": 4})
+    client = proxied.test_client()
+    for host, scheme in [("a.example", "https"), ("b.example", "http"), ("a.example", "http")]:
+        headers = {"X-Forwarded-For": "203.0.113.9", "X-Forwarded-Host": host, "X-Forwarded-Proto": scheme}
+        page = Page(client.get(f"/g/{game_id}", headers=headers).get_data(as_text=True))
+        assert page.one("#share-link")["value"] == f"{scheme}://{host}/g/{game_id}"
+    proxied.extensions["delve_store"].engine.dispose()

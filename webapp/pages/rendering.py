@@ -129,8 +129,13 @@ def cached_url_for(endpoint: str, **values) -> str:
     the app's configuration: both are built anew every time."""
     if endpoint.startswith(".") or not has_request_context():
         return url_for(endpoint, **values)
-    external = values.get("_external")
-    key = (endpoint, request.script_root, request.host_url if external else None, tuple(values.items()))
+    environ = request.environ
+    # What the URL is made of, read from the environ as it came (building ``request.host_url`` is
+    # the costlier part of the lookup): the root, and for an external URL the scheme and host.
+    where = (environ.get("SCRIPT_NAME"),)
+    if values.get("_external"):
+        where += tuple(environ.get(name) for name in ("wsgi.url_scheme", "HTTP_HOST", "SERVER_NAME", "SERVER_PORT"))
+    key = (endpoint, where, tuple(values.items()))
     try:
         return _built_urls(key)
     except TypeError:  # a value that cannot key a cache (a list of query values): built anew
@@ -139,7 +144,7 @@ def cached_url_for(endpoint: str, **values) -> str:
 
 @functools.lru_cache(maxsize=URL_CACHE_SIZE)
 def _built_urls(key: tuple) -> str:
-    endpoint, _root, _host, values = key
+    endpoint, _where, values = key
     return url_for(endpoint, **dict(values))
 
 
