@@ -50,6 +50,8 @@ VOLATILE = [
     (re.compile(r'"X-CSRF-Token": "[^"]+"'), '"X-CSRF-Token": "CSRF"'),
     (re.compile(r'data-presence="[^"]+"'), 'data-presence="TICKET"'),
     (re.compile(r'data-viewer="[^"]+"'), 'data-viewer="TICKET"'),
+    # Each database makes its own VAPID key pair (domain/push.py): the "notify me" button names it.
+    (re.compile(r'data-push-key="[^"]*"'), 'data-push-key="VAPID"'),
 ]
 
 
