@@ -568,7 +568,7 @@ def run_point(
     worker: str,
     boards: bool = True,
     processes: int | None = None,
-    overload_ms: float = 150,
+    overload_ms: float = 100,
     solver_worker: bool = False,
 ) -> dict:
     from webapp.storage.store import Store
@@ -846,8 +846,8 @@ def main():
     parser.add_argument(
         "--overload-ms",
         type=float,
-        default=150,
-        help="the servers' OVERLOAD_LAG_MS (default 150, the production default; 0: never refuse actions)",
+        default=100,
+        help="the servers' OVERLOAD_LAG_MS (default 100, the production default; 0: never refuse actions)",
     )
     parser.add_argument(
         "--processes",

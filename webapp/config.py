@@ -122,7 +122,7 @@ def from_environment() -> dict:
     except ValueError:
         raise ConfigError("CLASSIC_TABLES_PER_ADDRESS must be a whole number (0: no cap)") from None
     try:
-        overload_lag_ms = float(os.environ.get("OVERLOAD_LAG_MS", "150") or 0)
+        overload_lag_ms = float(os.environ.get("OVERLOAD_LAG_MS", "100") or 0)
     except ValueError:
         raise ConfigError("OVERLOAD_LAG_MS must be a number of milliseconds (0: never refuse actions)") from None
     try:

@@ -504,7 +504,7 @@ def test_healthz_and_readyz_answer_on_the_embedded_default(app):
     assert ready.json["load"] == {
         "lag_ms": 0.0,
         "waiting_ms": 0.0,
-        "limit_ms": 150,
+        "limit_ms": 100,
         "refusing_actions": False,
         "actions_refused": 0,
     }
