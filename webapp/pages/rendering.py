@@ -132,7 +132,7 @@ def cached_url_for(endpoint: str, **values) -> str:
     environ = request.environ
     # What the URL is made of, read from the environ as it came (building ``request.host_url`` is
     # the costlier part of the lookup): the root, and for an external URL the scheme and host.
-    where = (environ.get("SCRIPT_NAME"),)
+    where: tuple = (environ.get("SCRIPT_NAME"),)
     if values.get("_external"):
         where += tuple(environ.get(name) for name in ("wsgi.url_scheme", "HTTP_HOST", "SERVER_NAME", "SERVER_PORT"))
     key = (endpoint, where, tuple(values.items()))
