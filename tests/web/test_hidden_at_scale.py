@@ -641,22 +641,14 @@ def test_random_games_show_no_hidden_information(slug, tmp_path):
             if number < THROUGH_HTTP:
                 counts["posted"] += play_through_http(harness, app, seed, players, options, play, look, log, where)
                 http_seconds = time.perf_counter() - started
+                every_step = None
                 if replay:  # and the same game again in the engine, every step through every eye
                     play = random.Random(seed)
                     harness.deal(play)
-                    play_through_engine(
-                        harness,
-                        renderer,
-                        seed,
-                        players,
-                        options,
-                        play,
-                        look,
-                        where,
-                        every_step=MAX_STEPS + 1,
-                        counts=counts,
-                    )
+                    every_step = MAX_STEPS + 1
             else:
+                every_step = FULL_STEPS if number - THROUGH_HTTP < FULL else 0
+            if every_step is not None:
                 play_through_engine(
                     harness,
                     renderer,
@@ -666,7 +658,7 @@ def test_random_games_show_no_hidden_information(slug, tmp_path):
                     play,
                     look,
                     where,
-                    every_step=FULL_STEPS if number - THROUGH_HTTP < FULL else 0,
+                    every_step=every_step,
                     counts=counts,
                 )
             counts["games"] += 1
