@@ -126,6 +126,43 @@ def test_an_action_reads_its_tables_seats_once(app, seat_client):
     assert names == ["Ann", "Bob", "Cy"]
 
 
+def test_an_action_and_the_boards_it_pushes_read_the_tables_seats_once(app, seat_client):
+    table = Table(app, seat_client, players=3)
+    mover = table.turn_seat()
+    watchers = [seat for seat in ("p1", "p2", "p3") if seat != mover]
+    sockets = [board_socket(table, seat)[0] for seat in watchers]
+    reads: list[str] = []
+
+    def count(_conn, _cursor, statement, *_args):
+        if statement.lstrip().upper().startswith("SELECT") and "FROM seats" in statement:
+            reads.append(statement)
+
+    event.listen(table.store.engine, "before_cursor_execute", count)
+    try:
+        response = table.act(mover, {"type": "end_turn"})
+    finally:
+        event.remove(table.store.engine, "before_cursor_execute", count)
+    assert response.status_code == 200
+    assert len(reads) == 1, reads
+    for sio in sockets:
+        (pushed,) = [board for board in events(sio, "board") if "html" in board]
+        names = [row.select_one(".who").get_text() for row in Page(pushed["html"]).select(".roster li")]
+        assert names == ["Ann", "Bob", "Cy"]
+
+
+def test_a_game_changed_between_an_actions_read_and_its_write_hands_no_seats_on(app, seat_client):
+    table = Table(app, seat_client, players=2)
+    game = play.load_game(table.store, table.game_id)
+    roster = table.store.seats_and_hashes(table.game_id)
+    mover = game.state["turn"]["seat"]
+    applied = play.act(table.store, game, mover, {"type": "end_turn"})
+    # As if a seat had been taken meanwhile: that write bumps the revision too.
+    skipped = dataclasses.replace(applied, revision=applied.revision + 1)
+    assert game.advanced(skipped, roster).roster is None
+    assert play.recent_games.get(table.game_id, skipped.revision) is None
+    assert game.advanced(applied, roster).roster == roster
+
+
 def test_a_share_link_behind_a_proxy_names_the_host_each_request_came_to(db_url):
     from webapp import create_app
 

@@ -46,6 +46,10 @@ class LoadedGame:
     # an action's answer and the boards it pushes to every other page read the same object
     # (``recent_games``), so a seat's view is computed once per revision, not once per render.
     parts: dict = field(default_factory=dict, compare=False, repr=False)
+    # The game's seats and their token hashes (``Store.seats_and_hashes``) as its action's request
+    # read them, carried to the game that action left (``advanced``), so its pushes need not read
+    # them again; None when nobody read them with this very game.
+    roster: tuple[list, dict] | None = field(default=None, compare=False, repr=False)
 
     @property
     def id(self) -> str:
@@ -55,11 +59,13 @@ class LoadedGame:
     def version(self) -> int:
         return self.record.version
 
-    def advanced(self, applied: Applied) -> LoadedGame:
+    def advanced(self, applied: Applied, roster: tuple[list, dict] | None = None) -> LoadedGame:
         """This game after one of our own actions landed: no need to read it back from the store.
 
         The turn clock moves on with it (as ``act`` stored it), so the page answering the action
-        shows the new decision's countdown, not the one that just ended."""
+        shows the new decision's countdown, not the one that just ended. ``roster``: the seats
+        and token hashes the action's request read with this game (an action never writes a
+        seat's row), kept with the game after it when nothing else changed the game between."""
         changes: dict = dict(version=applied.version, revision=applied.revision)
         if applied.clock is not None:
             changes.update(turn_key=applied.clock[0], turn_started_at=applied.clock[1], turn_deadline=applied.clock[2])
@@ -70,6 +76,9 @@ class LoadedGame:
         if applied.revision == self.record.revision + 1:
             # Nothing else changed the game's row between our read and our write: ``after`` is the
             # game as stored at that revision, which the pushes it rings can take without a read.
+            # Every write that adds, frees or hands over a seat bumps the revision too, so the
+            # seats read with this game are still that revision's.
+            after.roster = roster
             recent_games.put(self.id, applied.revision, after)
         # The views of the game before this action are no page's next board: only the newest
         # revision of a game keeps its seats' views (``recent_games`` holds a thousand games).

@@ -134,11 +134,14 @@ class GameService:
         by_server: bool = False,
         page: str | None = None,
         bot: bool = False,
+        roster: tuple[list, dict] | None = None,
     ) -> play.LoadedGame:
         """Apply, store and ring one action based on ``game.version``; the game after it.
 
         ``bot``: a bot plays ``seat`` (webapp/domain/bots.py): the action lands only if a bot still plays
         it when the action is stored (its player may have come back meanwhile: then StaleVersion).
+        ``roster``: the game's seats and token hashes as this request read them with ``game``
+        (``Store.seats_and_hashes``): the pushes this action rings draw their rosters from it.
         Raises InvalidAction / IllegalAction (nothing stored) or StaleVersion."""
         writers = self.writers
         if bot:
@@ -154,7 +157,7 @@ class GameService:
 
             writers = [still_a_bot, *writers]
         applied = play.act(self.store, game, seat, action, by_server=by_server, writers=writers)
-        after = game.advanced(applied)  # before the ring: the pushes it starts render from this
+        after = game.advanced(applied, roster)  # before the ring: the pushes it starts render from this
         self.ring(game.id, applied.revision, page)
         self._tell_turn(game.id, game.record.turn_key, applied.clock)
         return after

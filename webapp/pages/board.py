@@ -226,7 +226,7 @@ def render_game(
     """The game's page (or, for htmx, its swapped blocks) for ``seat``; in screen-reader mode
     (``reader``: this browser's choice unless told) drawn text-first from the same view and
     buttons, with ``answer``: a command's answer for the page's live region and transcript.
-    ``seats``: the table's seats as this request read them already (``viewer_seat_and_seats``)."""
+    ``seats``: the table's seats as this request read them already (``viewer_seat_and_roster``)."""
     entry = BY_SLUG[game.record.slug]
     reader = reader_mode() if reader is None else reader
     now = time.time()

@@ -68,15 +68,17 @@ def viewer_seat(game: play.LoadedGame) -> str | None:
     return seat_of_token(request.cookies.get(SEAT_COOKIE_NAME), store().seat_hashes(game.id))
 
 
-def viewer_seat_and_seats(game: play.LoadedGame) -> tuple[str | None, list]:
-    """``viewer_seat`` and the game's seats (``Store.seats``), read with one query: for the
-    action route, which draws the roster after the action (an action never writes a seat's row:
-    its writers keep the Hall of Fame, deals and the solver's queue)."""
+def viewer_seat_and_roster(game: play.LoadedGame) -> tuple[str | None, tuple[list, dict] | None]:
+    """``viewer_seat`` and the game's seats with their token hashes (``Store.seats_and_hashes``),
+    read with one query: for the action route, which draws the roster after the action and hands
+    it on to the pushes the action rings (an action never writes a seat's row: its writers keep
+    the Hall of Fame, deals and the solver's queue). None for a pushed board's roster, which is
+    not this request's read."""
     prefetched = prefetched_for(game.id)
     if prefetched is not None:
-        return prefetched.seat, prefetched.seats
+        return prefetched.seat, None
     seats, hashes = store().seats_and_hashes(game.id)
-    return seat_of_token(request.cookies.get(SEAT_COOKIE_NAME), hashes), seats
+    return seat_of_token(request.cookies.get(SEAT_COOKIE_NAME), hashes), (seats, hashes)
 
 
 def browser_key(*, create: bool = False) -> str | None:

@@ -272,10 +272,11 @@ class BoardPushes:
         with app.app_context():
             store = app.extensions["delve_store"]
             # The game as the action that rang left it, when it was stored by this process (no
-            # read); else the game and its seats through one connection.
+            # read), with the seats its request read (``LoadedGame.roster``); else the game and
+            # its seats through one connection.
             game = play.recent_games.get(game_id, revision)
             if game is not None:
-                seats, seat_hashes = store.seats_and_hashes(game_id)
+                seats, seat_hashes = game.roster or store.seats_and_hashes(game_id)
             else:
                 record, seats, seat_hashes = store.game_and_seats(game_id)
                 if record is None:

@@ -18,7 +18,7 @@ from ..pages.viewer import (
     spectator_fragments,
     store,
     viewer_seat,
-    viewer_seat_and_seats,
+    viewer_seat_and_roster,
 )
 
 __all__ = [
@@ -33,7 +33,7 @@ __all__ = [
     "spectator_fragments",
     "store",
     "viewer_seat",
-    "viewer_seat_and_seats",
+    "viewer_seat_and_roster",
 ]
 
 

@@ -27,7 +27,7 @@ from .context import (
     service,
     store,
     viewer_seat,
-    viewer_seat_and_seats,
+    viewer_seat_and_roster,
 )
 from .limits import ACT, CREATE_GAME, READ, limiter
 from .seat_cookies import give_seat, request_origin
@@ -266,7 +266,7 @@ def page_answer(slug: str, question: str):
 def act(game_id: str):
     check_csrf()
     game = game_or_404(game_id)
-    seat, seats = viewer_seat_and_seats(game)
+    seat, roster = viewer_seat_and_roster(game)
     log_seen = log_seen_param()
     if seat is None:
         abort(403, description="You are watching this game: only its players can act.")
@@ -286,7 +286,7 @@ def act(game_id: str):
         )
     try:
         action = play.action_from_form(request.form)
-        after = service().act(game, seat, action, page=_page_socket())
+        after = service().act(game, seat, action, page=_page_socket(), roster=roster)
     except rules_engine.InvalidAction as error:
         abort(400, description=str(error))
     except rules_engine.IllegalAction as error:
@@ -306,7 +306,9 @@ def act(game_id: str):
     undone = undo_rules.move_to_undo(game.state) if action.get("type") == undo_rules.UNDO else None
     # An undo's visible result: its board (the log shorter by the move's lines) says which move went.
     flash = f"Undone: {after.rules.action_label(after.state, undone).rstrip('.')}." if undone is not None else None
-    return board_renderer.render_game(after, seat, log_seen=log_seen, flash=flash, seats=seats)
+    return board_renderer.render_game(
+        after, seat, log_seen=log_seen, flash=flash, seats=roster[0] if roster is not None else None
+    )
 
 
 def _start_from(game_id: str, *, same_deal: bool):
