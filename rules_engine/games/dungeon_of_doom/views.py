@@ -22,10 +22,6 @@ from .state import _CODE_ITEM, _SEEN, BASE_AP, DEFAULT_TURN_SECONDS, EVENT_WINDO
 # View, result, dump/load
 
 
-def _item_view(item: dict[str, Any] | None) -> dict[str, Any] | None:
-    return None if item is None else {"kind": item["kind"], "amount": item["amount"]}
-
-
 # How far the widest field reaches from the viewer along a row or a column (3, the lantern's).
 _REACH = max(max(abs(dr), abs(dc)) for dr, dc in vision.LANTERN_FIELD)
 
@@ -38,16 +34,17 @@ def _field_view(
     lantern = _lantern(p)
     r0, c0 = p["pos"]
     # Items and players beyond the field's reach are left out by two comparisons, before any lookup.
+    top, bottom, left, right = r0 - _REACH, r0 + _REACH, c0 - _REACH, c0 + _REACH
     items: dict[tuple[int, int], dict[str, Any]] = {}
     for it in m["items"]:
         r, c = it["pos"]
-        if abs(r - r0) <= _REACH and abs(c - c0) <= _REACH:
+        if top <= r <= bottom and left <= c <= right:
             items[r, c] = it
     people: dict[tuple[int, int], str] = {}
     for q in state["players"]:
         if q["status"] == "alive":
             r, c = q["pos"]
-            if abs(r - r0) <= _REACH and abs(c - c0) <= _REACH:
+            if top <= r <= bottom and left <= c <= right:
                 people[r, c] = q["seat"]
     # One pass over the field gives the visible cells and the look's characters, both row-major.
     visible: list[dict[str, Any]] = []
@@ -58,15 +55,19 @@ def _field_view(
         if not (0 <= r < height and 0 <= c < width):
             chars.append("#")  # ruling 19
             continue
-        cellset.add((r, c))
-        item = items.get((r, c))
-        seat = people.get((r, c))
+        cell = (r, c)
+        cellset.add(cell)
+        item = items.get(cell)
+        seat = people.get(cell)
         code = terrain[r][c]
-        visible.append({"pos": [r, c], "tile": TILE_NAMES[code], "item": _item_view(item), "player": seat})
-        if seat is not None and (dr or dc):
-            chars.append("P")  # another player; the viewer's own cell shows what lies there
+        if item is None:
+            visible.append({"pos": [r, c], "tile": TILE_NAMES[code], "item": None, "player": seat})
         else:
-            chars.append(ITEM_CHARS[item["kind"]] if item is not None else code)
+            shown = {"kind": item["kind"], "amount": item["amount"]}
+            visible.append({"pos": [r, c], "tile": TILE_NAMES[code], "item": shown, "player": seat})
+            code = ITEM_CHARS[item["kind"]]
+        # Another player shows as P; the viewer's own cell shows what lies there.
+        chars.append("P" if seat is not None and (dr or dc) else code)
     return visible, vision.render_look(chars, lantern=lantern), cellset
 
 
@@ -90,10 +91,13 @@ def _remembered(row: str) -> tuple[tuple[int, str, str | None], ...]:
 
 def _memory_view(p: dict[str, Any], visible: set[tuple[int, int]]) -> list[dict[str, Any]]:
     gold = p["memory"]["gold"]
+    # Only the rows the field reaches can hold a cell seen now, which the memory leaves out.
+    near = range(p["pos"][0] - _REACH, p["pos"][0] + _REACH + 1)
     out: list[dict[str, Any]] = []
     for r, row in enumerate(p["memory"]["rows"]):
+        in_field = r in near
         for c, tile, kind in _remembered(row):
-            if (r, c) in visible:
+            if in_field and (r, c) in visible:
                 continue
             if kind is None:
                 out.append({"pos": [r, c], "tile": tile, "item": None})
@@ -202,29 +206,66 @@ def full_view(state: dict[str, Any]) -> dict[str, Any]:
     return {**view(state, None), "final": _final(state), "revealed": []}
 
 
+# The worded events, by the id of the event: an event stays in a state's window for dozens of
+# actions and is shown to every seat after each, but is worded once per viewer. A state's events
+# are never changed once written (a transaction appends new ones), so the event itself, held by
+# its entry (its id cannot be reused while the entry lives) and checked by identity, is the key.
+# An entry: (the event, the keys of its lists, {viewer: the event without ``to``, with its
+# text}); its templates are never handed out, each view gets copies. Emptied when full, in one
+# call no other thread can interleave with: about 1 kB an event, 4 MB at most, the windows of
+# some 70 four-seat tables.
+_SHOWN_LIMIT = 4096
+_Entry = tuple[dict[str, Any], tuple[str, ...], dict[str | None, dict[str, Any]]]
+_shown: dict[int, _Entry] = {}
+
+
 def _events_for(state: dict[str, Any], seat: str | None) -> list[dict[str, Any]]:
-    picked = []
+    out: list[dict[str, Any]] = []
+    cache = _shown
     for event in reversed(state["events"]):
         to = event["to"]
         if to is None or (seat is not None and seat in to):
-            picked.append(event)
-            if len(picked) == EVENT_WINDOW:
+            entry = cache.get(id(event))
+            if entry is None or entry[0] is not event:
+                entry = _remember(event)
+            template = entry[2].get(seat)
+            if template is None:
+                template = _word(entry, seat)
+            # Fresh copies of the template and of its lists: a view shares no list or dict with
+            # the state, the cache nor another view.
+            shown = template.copy()
+            for key in entry[1]:
+                shown[key] = list(shown[key])
+            out.append(shown)
+            if len(out) == EVENT_WINDOW:
                 break
-    out = []
-    for event in reversed(picked):
-        # A shallow copy, then fresh copies of the lists its type carries: a view shares no list
-        # with the state. Looking the lists up by type spares scanning every value of 50 events.
-        shown = event.copy()
-        del shown["to"]
-        known = _EVENTS.get(event["type"])  # None: a type this module does not word; every list is copied
-        list_keys = known.lists if known is not None else [k for k, v in shown.items() if isinstance(v, list)]
-        for key in list_keys:
-            value = shown.get(key)  # older games' came_into_view lacks the offset
-            if isinstance(value, list):
-                shown[key] = list(value)
-        shown["text"] = event_text(event, seat) if known is None else known.text(event, seat)
-        out.append(shown)
+    out.reverse()
     return out
+
+
+def _remember(event: dict[str, Any]) -> _Entry:
+    known = _EVENTS.get(event["type"])  # None: a type this module does not word; every list is copied
+    keys = known.lists if known is not None else tuple(k for k in event if k != "to")
+    lists = tuple(k for k in keys if isinstance(event.get(k), list))  # older came_into_view lacks offset
+    if len(_shown) >= _SHOWN_LIMIT:
+        _shown.clear()
+    entry = _shown[id(event)] = (event, lists, {})
+    return entry
+
+
+def _word(entry: _Entry, viewer: str | None) -> dict[str, Any]:
+    event, _, by_viewer = entry
+    text = event_text(event, viewer)
+    # Most viewers read the same line (only the seats it names read "you"): they share a template.
+    # The values are listed first, in one call, so that another thread adding a viewer cannot
+    # change the dict under the search.
+    template = next((t for t in list(by_viewer.values()) if t["text"] == text), None)
+    if template is None:
+        template = event.copy()
+        del template["to"]
+        template["text"] = text
+    by_viewer[viewer] = template
+    return template
 
 
 _CAUSE_TEXT = {
@@ -268,8 +309,8 @@ def event_text(event: dict[str, Any], viewer: str | None) -> str:
     return kind.replace("_", " ") if known is None else known.text(event, viewer)
 
 
-# One function per event type, looked up by the type (a view words up to 50 events, for every
-# seat, on every action), and the keys of the type's lists, which a view copies.
+# One function per event type, looked up by the type (every event is worded once for each viewer,
+# see ``_shown``), and the keys of the type's lists, which a view copies.
 
 
 def _who(seat: str, viewer: str | None) -> str:
