@@ -35,22 +35,22 @@ class SeatQueries:
 
     @staticmethod
     def _seats_and_hashes(conn, game_id: str) -> tuple[list[SeatRecord], dict[str, str]]:
-        rows = list(conn.execute(_SEATS, {"game_id": game_id}).mappings())
+        rows = _SEATS.rows(conn, {"game_id": game_id})
         return [
             SeatRecord(
-                r["seat"],
-                r["name"],
-                r["joined_at"],
-                bool(r["connected"]),
-                r["last_seen"],
-                bool(r["gone"]),
-                r["bot"],
-                bool(r["kept"]),
-                bool(r["bot_played"]),
-                r["bot_since"],
+                seat,
+                name,
+                joined_at,
+                bool(connected),
+                last_seen,
+                bool(gone),
+                bot,
+                bool(kept),
+                bool(bot_played),
+                bot_since,
             )
-            for r in rows
-        ], {r["seat"]: r["token_hash"] for r in rows}
+            for seat, name, joined_at, connected, last_seen, gone, bot, kept, bot_played, bot_since, _token_hash in rows
+        ], {seat: token_hash for seat, *_record, token_hash in rows}
 
     def add_seat(
         self,

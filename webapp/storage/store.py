@@ -131,17 +131,17 @@ class Store(SeatQueries, BotQueries, ChatQueries, SolverQueries):
         already (``play.load_game``'s cache): the largest column, and the costliest to parse."""
         statement = _LOAD_GAME if snapshot else _LOAD_GAME_HEAD
         with self.engine.connect() as conn:
-            row = conn.execute(statement, {"game_id": game_id}).mappings().first()
-        return None if row is None else self._record(row)
+            row = statement.first(conn, {"game_id": game_id})
+        return None if row is None else self._record(dict(zip(statement.columns, row)))
 
     def game_and_seats(self, game_id: str) -> tuple[GameRecord | None, list[SeatRecord], dict[str, str]]:
         """The game's row (its snapshot included) and its seats with their token hashes, through
         one connection: what a push round reads of a game another process changed."""
         with self.engine.connect() as conn:
-            row = conn.execute(_LOAD_GAME, {"game_id": game_id}).mappings().first()
+            row = _LOAD_GAME.first(conn, {"game_id": game_id})
             if row is None:
                 return None, [], {}
-            return self._record(row), *self._seats_and_hashes(conn, game_id)
+            return self._record(dict(zip(_LOAD_GAME.columns, row))), *self._seats_and_hashes(conn, game_id)
 
     def version(self, game_id: str) -> int | None:
         with self.engine.connect() as conn:
@@ -183,19 +183,19 @@ class Store(SeatQueries, BotQueries, ChatQueries, SolverQueries):
             params.update(new_turn_key=clock[0], new_turn_started_at=clock[1], new_turn_deadline=clock[2])
         try:
             with self.engine.begin() as conn:
-                revision = conn.execute(_APPEND if clock is None else _APPEND_WITH_CLOCK, params).scalar()
-                if revision is None:
+                bumped = (_APPEND if clock is None else _APPEND_WITH_CLOCK).first(conn, params)
+                if bumped is None:
                     conn.rollback()
                     raise StaleVersion(-1)
-                conn.execute(
-                    _LOG_ACTION,
+                _LOG_ACTION.run(
+                    conn,
                     {"game_id": game_id, "seq": new_version, "seat": seat, "action": _json(action), "created_at": now},
                 )
                 if also is not None:
                     also(conn, now)
         except (IntegrityError, StaleVersion):
             raise StaleVersion(self.version(game_id) or 0) from None
-        return new_version, revision
+        return new_version, bumped[0]
 
     def import_finished(
         self,
@@ -242,7 +242,7 @@ class Store(SeatQueries, BotQueries, ChatQueries, SolverQueries):
                 conn.execute(insert(seats).values(row))
             if moves:
                 conn.execute(
-                    _LOG_ACTION,
+                    _LOG_ACTION.statement,
                     [
                         {"game_id": game_id, "seq": seq, "seat": seat, "action": _json(action), "created_at": now}
                         for seq, (seat, action) in enumerate(moves, start=1)
