@@ -393,7 +393,7 @@ def board_response(game_id: str):
     """This viewer's board: the answer to its GET, and the board pushed to its socket."""
     log_seen, page = log_seen_param(), _board_page()  # validated before anything is loaded or cached
     prefetched = prefetched_for(game_id)
-    if has_seat_cookie() or (prefetched and prefetched.seat) or not is_htmx():
+    if (prefetched and prefetched.seat) or has_seat_cookie() or not is_htmx():
         # Rendered for this request alone (never shared): the revision that keys the spectators'
         # cache is not needed, and loading the game answers 404 for a wrong address.
         return _board(game_id, None)[0]
