@@ -9,7 +9,7 @@ from sqlalchemy import delete, insert, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
-from .records import _json
+from .records import _RUNNING_TURNS, _json
 from .schema import actions, bot_leases, games, seats
 
 
@@ -66,7 +66,9 @@ class BotQueries:
         {game: (version, when it last changed, the bot seats in join order)}; one read for every
         table a process may drive. A person is present while a seat a person plays (not a bot's,
         nor kept by one) is still at the table: the presence loop drops a seat GRACE_SECONDS
-        after its pages closed, so bots with nobody left to play for wait, at no cost."""
+        after its pages closed, so bots with nobody left to play for wait, at no cost. Only
+        games whose turn runs (``_RUNNING_TURNS``): a bot only ever answers a decision the turn
+        clock times, and the bot loop asks four times a second."""
         person = seats.alias("person")
         person_present = (
             select(person.c.seat)
@@ -77,7 +79,7 @@ class BotQueries:
             rows = conn.execute(
                 select(games.c.id, games.c.version, games.c.updated_at, seats.c.seat)
                 .join(seats, seats.c.game_id == games.c.id)
-                .where(games.c.status == "running", seats.c.bot.is_not(None), seats.c.gone == 0, person_present)
+                .where(games.c.id.in_(_RUNNING_TURNS), seats.c.bot.is_not(None), seats.c.gone == 0, person_present)
                 .order_by(games.c.id, seats.c.joined_at, seats.c.seat)
             )
             tables: dict[str, tuple[int, float, list[str]]] = {}

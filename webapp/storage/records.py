@@ -76,6 +76,16 @@ def _bump(conn, game_id: str) -> int:
     ).scalar_one()
 
 
+# The games whose turn is running: what the turn timeouts, the slow turns' reminders and the
+# bots look at (each needs a running turn), as a list their queries start from. Read through
+# ``ix_games_turn_key``, never the history of finished and abandoned games: a finished game's turn
+# key is cleared, and a solo game without a turn clock has none. ``> ''`` (a key is
+# "<seat>:<number>") is a range SQLite reads the index for, where it scans for ``IS NOT NULL``; and
+# as a list of ids the joins start from it, where SQLite would scan every seat first.
+_turning = games.alias("turning")
+_RUNNING_TURNS = select(_turning.c.id).where(_turning.c.turn_key > "", _turning.c.status == "running")
+
+
 # Built once: the statements every request runs (constructing one costs more than running it).
 # An action's own statements (its game read, its seats read, its append) run on the driver's
 # cursor (``DriverStatement``): SQLAlchemy's execution cost several times the driver's.

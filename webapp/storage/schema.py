@@ -60,6 +60,11 @@ games = Table(
     # How the deal was drawn (webapp/domain/deal_pools.py): "any" (a fresh random seed) or "winnable"
     # (from a pool of seeds the solver proved winnable). Records keep the two apart.
     Column("deal_kind", String(16), nullable=False, server_default="any"),
+    # The running turns: the background loops that need one (turn timeouts, slow turns' reminders,
+    # bots) look only at those games, never at the history of finished and abandoned games. A
+    # finished game's turn key is cleared (``play.clock_after``); a solo game without a turn clock
+    # has none (``records._RUNNING_TURNS``).
+    Index("ix_games_turn_key", "turn_key"),
 )
 
 seats = Table(

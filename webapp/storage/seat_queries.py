@@ -11,7 +11,7 @@ from sqlalchemy.exc import IntegrityError
 
 from rules_engine import turn_limits
 
-from .records import _SEAT_HASHES, _SEATS, _SEEN, SeatRecord, _bump, _seat_number
+from .records import _RUNNING_TURNS, _SEAT_HASHES, _SEATS, _SEEN, SeatRecord, _bump, _seat_number
 from .schema import games, new_seat, seats
 
 
@@ -199,7 +199,7 @@ class SeatQueries:
         with self.engine.connect() as conn:
             rows = conn.execute(
                 select(games.c.id).where(
-                    games.c.status == "running", games.c.turn_deadline.is_not(None), games.c.turn_deadline <= now
+                    games.c.id.in_(_RUNNING_TURNS), games.c.turn_deadline.is_not(None), games.c.turn_deadline <= now
                 )
             )
             return [r[0] for r in rows]
@@ -217,7 +217,7 @@ class SeatQueries:
                 # A turn key is "<seat>:<number>"; seats are "p<N>", with no LIKE wildcard in them.
                 .join(seats, (seats.c.game_id == games.c.id) & games.c.turn_key.like(seats.c.seat.concat(":%")))
                 .where(
-                    games.c.status == "running",
+                    games.c.id.in_(_RUNNING_TURNS),
                     games.c.turn_deadline.is_not(None),
                     games.c.turn_started_at.is_not(None),
                     turn_length >= from_seconds,
