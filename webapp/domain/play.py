@@ -77,8 +77,9 @@ class LoadedGame:
             # Nothing else changed the game's row between our read and our write: ``after`` is the
             # game as stored at that revision, which the pushes it rings can take without a read.
             # Every write that adds, frees or hands over a seat bumps the revision too, so the
-            # seats read with this game are still that revision's.
-            after.roster = roster
+            # seats read with this game are still that revision's; but the action that ends the
+            # game marks every seat gone (``Store.append``).
+            after.roster = roster if applied.result is None else None
             recent_games.put(self.id, applied.revision, after)
         # The views of the game before this action are no page's next board: only the newest
         # revision of a game keeps its seats' views (``recent_games`` holds a thousand games).

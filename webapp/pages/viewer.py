@@ -71,9 +71,9 @@ def viewer_seat(game: play.LoadedGame) -> str | None:
 def viewer_seat_and_roster(game: play.LoadedGame) -> tuple[str | None, tuple[list, dict] | None]:
     """``viewer_seat`` and the game's seats with their token hashes (``Store.seats_and_hashes``),
     read with one query: for the action route, which draws the roster after the action and hands
-    it on to the pushes the action rings (an action never writes a seat's row: its writers keep
-    the Hall of Fame, deals and the solver's queue). None for a pushed board's roster, which is
-    not this request's read."""
+    it on to the pushes the action rings (an action never writes a seat's row, but for the one
+    that ends the game, which marks them all gone: its writers keep the Hall of Fame, deals and
+    the solver's queue). None for a pushed board's roster, which is not this request's read."""
     prefetched = prefetched_for(game.id)
     if prefetched is not None:
         return prefetched.seat, None

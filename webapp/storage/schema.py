@@ -93,6 +93,10 @@ seats = Table(
     # The game's version when a bot began keeping this seat for its player, until the player has
     # read what the bot did for them (then NULL): their page lists the bot's actions since.
     Column("bot_since", Integer, nullable=True),
+    # The seats the presence loop watches for absence (``SeatQueries.absent_seats``) and the bot
+    # loop for abandoned tables: only seats not gone, and a finished game's seats are all gone, so
+    # the loops read the games in play, never the history.
+    Index("ix_seats_gone_connected_last_seen", "gone", "connected", "last_seen"),
 )
 
 

@@ -191,6 +191,11 @@ class Store(SeatQueries, BotQueries, ChatQueries, SolverQueries):
                     conn,
                     {"game_id": game_id, "seq": new_version, "seat": seat, "action": _json(action), "created_at": now},
                 )
+                if result is not None:
+                    # Nothing of a finished game is watched any more: its seats leave the presence
+                    # and bot loops' reads (``ix_seats_gone_connected_last_seen``), as an imported
+                    # finished game's seats do.
+                    conn.execute(update(seats).where(seats.c.game_id == game_id).values(gone=1))
                 if also is not None:
                     also(conn, now)
         except (IntegrityError, StaleVersion):

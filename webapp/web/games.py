@@ -307,7 +307,7 @@ def act(game_id: str):
     # An undo's visible result: its board (the log shorter by the move's lines) says which move went.
     flash = f"Undone: {after.rules.action_label(after.state, undone).rstrip('.')}." if undone is not None else None
     return board_renderer.render_game(
-        after, seat, log_seen=log_seen, flash=flash, seats=roster[0] if roster is not None else None
+        after, seat, log_seen=log_seen, flash=flash, seats=after.roster[0] if after.roster is not None else None
     )
 
 
