@@ -58,7 +58,7 @@ def fill(store: Store, tables: int, history: int) -> None:
         game_rows, seat_rows = [], []
         for n in range(history):
             kind = ("solo", "solo", "solo", "solo", "table", "abandoned")[n % 6]
-            game_id = f"{kind}-{n}"
+            game_id = f"past-{kind}-{n}"
             status = "running" if kind == "abandoned" else "finished"
             game_rows.append({**model, **cleared, "id": game_id, "status": status})
             count = 4 if kind == "table" else 1
