@@ -191,13 +191,13 @@ class Store(SeatQueries, BotQueries, ChatQueries, SolverQueries):
                     conn,
                     {"game_id": game_id, "seq": new_version, "seat": seat, "action": _json(action), "created_at": now},
                 )
+                if also is not None:
+                    also(conn, now)
                 if result is not None:
                     # Nothing of a finished game is watched any more: its seats leave the presence
                     # and bot loops' reads (``ix_seats_gone_connected_last_seen``), as an imported
-                    # finished game's seats do.
+                    # finished game's seats do. After the writers: they read the seats as they were.
                     conn.execute(update(seats).where(seats.c.game_id == game_id).values(gone=1))
-                if also is not None:
-                    also(conn, now)
         except (IntegrityError, StaleVersion):
             raise StaleVersion(self.version(game_id) or 0) from None
         return new_version, bumped[0]
