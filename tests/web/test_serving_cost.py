@@ -106,8 +106,8 @@ def test_only_a_games_newest_revision_keeps_its_seats_views(app, seat_client):
     assert play.recent_games.get(table.game_id, second).parts
 
 
-def test_an_action_reads_its_tables_seats_once(app, seat_client):
-    table = Table(app, seat_client, players=3)
+def acted_with_seat_reads(table, seat: str, action: dict):
+    """The response to ``seat``'s action, and the reads of the seats it made (pushes included)."""
     reads: list[str] = []
 
     def count(_conn, _cursor, statement, *_args):
@@ -116,9 +116,14 @@ def test_an_action_reads_its_tables_seats_once(app, seat_client):
 
     event.listen(table.store.engine, "before_cursor_execute", count)
     try:
-        response = table.act(table.turn_seat(), {"type": "end_turn"})
+        return table.act(seat, action), reads
     finally:
         event.remove(table.store.engine, "before_cursor_execute", count)
+
+
+def test_an_action_reads_its_tables_seats_once(app, seat_client):
+    table = Table(app, seat_client, players=3)
+    response, reads = acted_with_seat_reads(table, table.turn_seat(), {"type": "end_turn"})
     assert response.status_code == 200
     # Who acts (the seat cookie's token) and the roster its answer draws come from one read.
     assert len(reads) == 1, reads
@@ -131,17 +136,7 @@ def test_an_action_and_the_boards_it_pushes_read_the_tables_seats_once(app, seat
     mover = table.turn_seat()
     watchers = [seat for seat in ("p1", "p2", "p3") if seat != mover]
     sockets = [board_socket(table, seat)[0] for seat in watchers]
-    reads: list[str] = []
-
-    def count(_conn, _cursor, statement, *_args):
-        if statement.lstrip().upper().startswith("SELECT") and "FROM seats" in statement:
-            reads.append(statement)
-
-    event.listen(table.store.engine, "before_cursor_execute", count)
-    try:
-        response = table.act(mover, {"type": "end_turn"})
-    finally:
-        event.remove(table.store.engine, "before_cursor_execute", count)
+    response, reads = acted_with_seat_reads(table, mover, {"type": "end_turn"})
     assert response.status_code == 200
     assert len(reads) == 1, reads
     for sio in sockets:
