@@ -47,8 +47,8 @@ class LoadedGame:
     # (``recent_games``), so a seat's view is computed once per revision, not once per render.
     parts: dict = field(default_factory=dict, compare=False, repr=False)
     # The game's seats and their token hashes (``Store.seats_and_hashes``) as its action's request
-    # read them, carried to the game that action left (``advanced``), so its pushes need not read
-    # them again; None when nobody read them with this very game.
+    # read them, carried to the game that action left (``advanced``), so neither the action's
+    # answer nor its pushes read them again; None when nobody read them with this very game.
     roster: tuple[list, dict] | None = field(default=None, compare=False, repr=False)
 
     @property
@@ -64,8 +64,8 @@ class LoadedGame:
 
         The turn clock moves on with it (as ``act`` stored it), so the page answering the action
         shows the new decision's countdown, not the one that just ended. ``roster``: the seats
-        and token hashes the action's request read with this game (an action never writes a
-        seat's row), kept with the game after it when nothing else changed the game between."""
+        and token hashes the action's request read with this game, kept with the game after it
+        (its answer and pushes draw their rosters from them) when they are still that game's."""
         changes: dict = dict(version=applied.version, revision=applied.revision)
         if applied.clock is not None:
             changes.update(turn_key=applied.clock[0], turn_started_at=applied.clock[1], turn_deadline=applied.clock[2])

@@ -139,7 +139,7 @@ def practice_panel(game: play.LoadedGame, seat: str | None) -> dict | None:
     return {"on": on, "offered": offered, "version": game.version} if on or offered else None
 
 
-def seat_rows(game: play.LoadedGame, now: float, viewer: str | None = None, records: list | None = None) -> list[dict]:
+def seat_rows(game: play.LoadedGame, now: float, viewer: str | None = None) -> list[dict]:
     """The table's seats for the roster: name, presence, and seconds left before an absent seat is
     dropped (none at a slow table, where nobody is dropped for being away).
 
@@ -149,12 +149,15 @@ def seat_rows(game: play.LoadedGame, now: float, viewer: str | None = None, reco
     A player whose seat a bot kept while they were away has it back with this request.
 
     ``bot``: the level of the bot that plays the seat (None: a person); ``kept``: a bot plays it
-    until its player is back. ``records``: the seats as this request read them already."""
+    until its player is back. The seats are those a pushed board was given, or those the
+    action that made ``game`` read already (``LoadedGame.roster``), or read now."""
     rows = []
     prefetched = prefetched_for(game.id)
     if prefetched is not None:
         records = prefetched.seats
-    elif records is None:
+    elif game.roster is not None:
+        records = game.roster[0]
+    else:
         records = store().seats(game.id)
     if viewer is not None and prefetched is None and any(s.seat == viewer and s.kept for s in records):
         service().reclaim(game.id, viewer)
@@ -221,12 +224,10 @@ def render_game(
     log_seen=None,
     reader: bool | None = None,
     answer: str | None = None,
-    seats: list | None = None,
 ):
     """The game's page (or, for htmx, its swapped blocks) for ``seat``; in screen-reader mode
     (``reader``: this browser's choice unless told) drawn text-first from the same view and
-    buttons, with ``answer``: a command's answer for the page's live region and transcript.
-    ``seats``: the table's seats as this request read them already (``viewer_seat_and_roster``)."""
+    buttons, with ``answer``: a command's answer for the page's live region and transcript."""
     entry = BY_SLUG[game.record.slug]
     reader = reader_mode() if reader is None else reader
     now = time.time()
@@ -256,7 +257,7 @@ def render_game(
         # socket), which then pushes it that seat's boards (board_push).
         ticket = context["viewer_ticket"] = ticket_for(current_app, game.id, seat)
     if not entry.solo:
-        seats = seat_rows(game, now, viewer=seat, records=seats)
+        seats = seat_rows(game, now, viewer=seat)
         names = {row["seat"]: row["name"] for row in seats}
         context.update(
             seats=seats,

@@ -306,9 +306,7 @@ def act(game_id: str):
     undone = undo_rules.move_to_undo(game.state) if action.get("type") == undo_rules.UNDO else None
     # An undo's visible result: its board (the log shorter by the move's lines) says which move went.
     flash = f"Undone: {after.rules.action_label(after.state, undone).rstrip('.')}." if undone is not None else None
-    return board_renderer.render_game(
-        after, seat, log_seen=log_seen, flash=flash, seats=after.roster[0] if after.roster is not None else None
-    )
+    return board_renderer.render_game(after, seat, log_seen=log_seen, flash=flash)
 
 
 def _start_from(game_id: str, *, same_deal: bool):
